@@ -1,0 +1,1 @@
+"""掼蛋 (Guandan): the guandan-lyg rulebook."""

@@ -62,6 +62,14 @@ class Rulebook:
         "At time-up: higher level wins, equal → side on the table; shuangkou: A's, soft A's, level, draw.",
         choices=("higher_level", "shuangkou", "none"),
     )
+    shuangkou_mode: str = _opt(
+        "direct",
+        "shuangkou-simple 单场胜负: direct (直胜法, first past A) or timed (定时法, time limit).",
+        choices=("direct", "timed"),
+    )
+    no_new_deal_minutes: int = _opt(
+        0, "Timed matches: no new deal is started in the last N minutes (shuangkou timed: 3)."
+    )
     dealer_win_at_a_ends_game: bool = _opt(
         True, "A side that passes A wins at once, before any deal limit.", "I-7"
     )
@@ -288,6 +296,7 @@ PRESETS: dict[str, Rulebook] = {
             playing_a="hard_a",
             wrong_follow_points_per_card=10,
             time_up_rule="shuangkou",
+            no_new_deal_minutes=3,
         ),
         Rulebook(
             name="guandan-lyg",

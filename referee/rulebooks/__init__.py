@@ -125,6 +125,24 @@ class Rulebook:
     opponents_declare_take_deal: bool = _opt(
         False, "shuangsheng-17: opponents declaring at their own level take the deal."
     )
+    overcall_only_over_single: bool = _opt(
+        False,
+        "After deal 1 an overcall (反主) may only answer a single declared level card, not a "
+        "pair (seed 000 第十三条 \"反已亮单张级牌\"; eighty-rr lets a joker pair answer a pair).",
+        "I-D1",
+    )
+    wrong_declaration_penalty: str = _opt(
+        "none",
+        "亮错级牌: none (the call is just void), or shuangkou (before the bottom is taken the "
+        "offending side may not declare again; after, the other side goes straight to A).",
+        "I-D2",
+        choices=("none", "shuangkou"),
+    )
+    card_count_freezes_calls: bool = _opt(
+        False,
+        "A card_count penalty after the bottom was taken ends all declaring and overcalling "
+        "(seed 003 十二.2).",
+    )
 
     # -- tricks -----------------------------------------------------------------------
     trump_chain: str = _opt(
@@ -242,6 +260,8 @@ PRESETS: dict[str, Rulebook] = {
             must_play_levels=("2", "J", "A"),
             time_limit_minutes=120,
             overcall_suit_order_first_deal=True,
+            overcall_takes_deal_first_deal=True,
+            overcall_only_over_single=True,
             bottom_multiplier="linear",
             throw_multiplier_floor=3,
             promotion="union",
@@ -291,6 +311,8 @@ PRESETS: dict[str, Rulebook] = {
             reinforce_allowed=False,
             overcall_takes_deal_first_deal=True,
             overcall_takes_bottom_later=True,
+            wrong_declaration_penalty="shuangkou",
+            card_count_freezes_calls=True,
             bottom_multiplier="shuangkou",
             promotion="shuangkou",
             playing_a="hard_a",

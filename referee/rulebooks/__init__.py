@@ -201,6 +201,9 @@ class Rulebook:
     silent_penalty_as_union: bool = _opt(
         True, "Offences the rulebook is silent on are treated as union-2deck's.", "I-10"
     )
+    talking_limit: int | None = _opt(
+        None, "Talking/hint violations a side may have; one more disqualifies it (shuangsheng-17: 2nd loses)."
+    )
 
     # -- Guandan ---------------------------------------------------------------------
     guandan_a_failures_to_j: int = _opt(3, "Guandan: failed A deals before the side goes back to J.")
@@ -284,6 +287,7 @@ PRESETS: dict[str, Rulebook] = {
             bottom_multiplier="power",
             promotion="shuangsheng",
             time_up_rule="none",
+            talking_limit=1,
         ),
         Rulebook(
             name="eighty-rr",

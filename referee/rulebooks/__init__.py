@@ -214,6 +214,20 @@ class Rulebook:
     guandan_tribute_seconds: int = _opt(45, "Guandan: seconds for a tribute.", "I-13")
     guandan_return_seconds: int = _opt(20, "Guandan: seconds for a return and the first lead.", "I-13")
     guandan_max_bomb: int = _opt(10, "Guandan: largest bomb with both wild cards (cards).")
+    guandan_a_reset_levels: tuple[str, ...] = _opt(
+        ("J", "2"),
+        "Guandan: where a side goes after a series of failed A deals (1st series J, later 2).",
+    )
+    guandan_timeouts_per_level: int = _opt(
+        2, "Guandan: time violations of a side that cost it one level (seed 6.4)."
+    )
+    guandan_report_at: int = _opt(6, "Guandan: cards left at which a player must report (报牌).")
+    guandan_no_report_plays_for_level: int = _opt(
+        2, "Guandan: unreported plays after which take-back becomes a level drop (seed 6.6)."
+    )
+    guandan_disqualify_after: int = _opt(
+        3, "Guandan: exposures, out-of-turn plays and fouls by one player that disqualify (9.4)."
+    )
 
     def with_options(self, options: Mapping[str, Any]) -> Rulebook:
         """A copy with some options changed; unknown names or bad values raise `NotationError`."""

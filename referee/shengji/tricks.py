@@ -39,6 +39,9 @@ __all__ = [
     "shape_name",
     "split_pairs",
     "extract_tractors",
+    "tractors_of",
+    "best_tops",
+    "beats_tops",
 ]
 
 
@@ -250,7 +253,7 @@ def classify_lead(ctx: TrumpContext, cards: Sequence[Card]) -> Shape:
 # -- matching a play onto the lead ---------------------------------------------------------
 
 
-def _tractors_of(
+def tractors_of(
     ctx: TrumpContext, key: int, avail: Sequence[Card], length: int
 ) -> Iterator[tuple[int, ...]]:
     """Every tractor of exactly `length` pairs among the pairs `avail` (as index tuples)."""
@@ -321,7 +324,7 @@ def _mapping_tops(
                 # the next identical requirement picks from index j on (combinations)
                 yield from rec(i + 1, rest, used + [card], new_tops, j)
         else:
-            for chain in _tractors_of(ctx, key, avail, code):
+            for chain in tractors_of(ctx, key, avail, code):
                 if same_as_previous and min(chain) < start:
                     continue
                 top = powers[avail[chain[0]].index]
@@ -392,8 +395,8 @@ def evaluate_trick(
     """Winner, points and shape of one trick; `plays` in play order starting with `leader`.
 
     A ruff by `no_ruff_seat` (union-2deck: the dealer's partner after a failed throw) cannot
-    win. A lead mixing suits (reported by `follow.hindsight_violations`) wins its own trick and
-    counts as a throw of singles.
+    win. A lead mixing suits raises `IllegalPlayError("shengji.lead.mixed_suits")` (the deal
+    reports it and lets the leader keep the trick).
 
     >>> ctx = TrumpContext.of(Rank.TWO, Suit.SPADES)
     >>> o = evaluate_trick(ctx, 1, [parse_cards("5H"), parse_cards("5H"), parse_cards("3S"),
@@ -408,17 +411,7 @@ def evaluate_trick(
     for play in plays:
         for card in play:
             points += card.points
-    try:
-        lead = classify_lead(ctx, lead_cards)
-    except IllegalPlayError:
-        lead = Shape(
-            "throw",
-            None,
-            tuple(Component("single", 1, (c,), powers[c.index]) for c in lead_cards),
-            len(lead_cards),
-            -1,
-        )
-        return TrickOutcome(leader, points, "throw", "throw:single", False, lead)
+    lead = classify_lead(ctx, lead_cards)
     led_key = lead.suit_key
     size = lead.size
     kind = lead.kind

@@ -89,9 +89,9 @@ def component_multiplier(rulebook: Rulebook, shape: str, trump: bool = False) ->
     if scheme == "linear":
         return 2 if pairs == 0 else 2 * pairs + 2
     if scheme == "power":
-        return 2 ** (pairs + 1)
+        return int(2 ** (pairs + 1))
     if scheme == "shuangkou":
-        side = 2**pairs
+        side = int(2**pairs)
         return side * 2 if trump else side
     raise ValueError(f"unknown bottom multiplier scheme {scheme!r}")
 

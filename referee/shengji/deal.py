@@ -1,0 +1,580 @@
+"""Replay of one Shengji deal (一副牌): declarations, bury, tricks, penalties, result.
+
+A deal's events split into the declaration phase (declare / overcall / reinforce / flip /
+bury, resolved by `resolve_declarations`) and the play: `trick`, `throw_fail` and
+`penalty` events, or one quick `result`. The replay checks what the referee logged
+(wrong leader, wrong number of cards, hindsight revokes, failed throws, declared cards
+played by another seat), scores the deal and works on a partial deal too: the result
+then reports the state so far (`phase`, `next_leader`, `captured_so_far`).
+
+Records that cannot be replayed at all (a third copy of a card, events out of order)
+raise `InvalidRecordError`; a rule broken at the table is a `Violation`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.cards import Card, Rank, points_of
+from referee.errors import IllegalPlayError, InvalidRecordError
+from referee.rulebooks import Rulebook
+from referee.shengji.declaration import DealSetup, DeclarationOutcome, resolve_declarations
+from referee.shengji.events import (
+    Bury,
+    Declare,
+    Event,
+    Flip,
+    Overcall,
+    Penalty,
+    QuickResult,
+    Reinforce,
+    ThrowFail,
+    Trick,
+)
+from referee.shengji.follow import check_throw_fail, hindsight_violations
+from referee.shengji.order import TrumpContext
+from referee.shengji.scoring import (
+    DealScore,
+    PenaltyCharge,
+    apply_penalties,
+    bottom_multiplier,
+    default_penalty_points,
+    level_index,
+    next_dealer,
+    promote,
+    side_of,
+)
+from referee.shengji.tricks import evaluate_trick
+from referee.violations import Violation
+
+__all__ = ["CARDS_PER_DEAL", "DealResult", "TrickRecord", "replay_deal"]
+
+CARDS_PER_DEAL = 100  # 4 × 25 cards played; the other 8 are the bottom
+DECLARATION_TYPES = (Declare, Overcall, Reinforce, Flip, Bury)
+PLAY_TYPES = (Trick, ThrowFail, QuickResult)
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRecord:
+    """One trick as scored: who led, who won, points and the lead's shape."""
+
+    event: int
+    leader: int
+    winner: int
+    points: int
+    shape: str
+    last_trick_shape: str
+    won_with_trump: bool
+    plays: tuple[tuple[Card, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The `tricks[]` entry of the deal result."""
+        return {
+            "event": self.event,
+            "leader": self.leader,
+            "winner": self.winner,
+            "points": self.points,
+            "shape": self.shape,
+        }
+
+
+@dataclass(slots=True)
+class DealResult:
+    """Everything a head referee computes for one deal (RECORD_FORMAT.md "Result")."""
+
+    number: int
+    levels: tuple[str, str]
+    phase: str = "declaring"
+    dealer: int | None = None
+    level: str | None = None
+    trump_suit: str | None = None
+    declarations: list[dict[str, Any]] = field(default_factory=list)
+    bottom_cards: tuple[Card, ...] = ()
+    tricks: list[TrickRecord] = field(default_factory=list)
+    captured: int = 0
+    dealer_side_points: int = 0
+    bottom_points: int | None = None
+    bottom_multiplier: int | None = None
+    bottom_won_by: str | None = None
+    penalties: list[PenaltyCharge] = field(default_factory=list)
+    defender_total: int | None = None
+    score: DealScore | None = None
+    levels_after: tuple[str, str] | None = None
+    next_leader: int | None = None
+    violations: list[Violation] = field(default_factory=list)
+    forced: str | None = None
+    talking: tuple[int, ...] = ()
+
+    @property
+    def finished(self) -> bool:
+        """True once the deal is scored (25 tricks or a quick result) or redealt."""
+        return self.phase in ("finished", "redeal")
+
+    def to_json(self) -> dict[str, Any]:
+        """The deal result object of `table-result/1`, with the ARCHITECTURE.md extensions."""
+        data: dict[str, Any] = {
+            "number": self.number,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "level": self.level,
+            "trump": None
+            if self.level is None
+            else {"suit": self.trump_suit, "level": self.level},
+            "declarations": self.declarations,
+            "bottom_cards": [str(card) for card in self.bottom_cards],
+            "tricks": [trick.to_json() for trick in self.tricks],
+            "captured": self.captured,
+            "bottom": None
+            if self.bottom_won_by is None
+            else {
+                "points": self.bottom_points,
+                "multiplier": self.bottom_multiplier,
+                "won_by": self.bottom_won_by,
+            },
+            "penalties": [charge.to_json() for charge in self.penalties],
+            "defender_total": self.defender_total,
+            "outcome": None if self.score is None else self.score.outcome_json(),
+            "levels_after": list(self.levels_after or self.levels),
+            "next_leader": self.next_leader,
+            "violations": [violation.to_json() for violation in self.violations],
+        }
+        if self.phase == "playing":
+            data["captured_so_far"] = self.captured
+        if self.score is not None and self.score.match_points is not None:
+            data["match_points"] = list(self.score.match_points)
+        if self.forced is not None:
+            data["forced_outcome"] = self.forced
+        if self.score is not None and self.score.notes:
+            data["notes"] = list(self.score.notes)
+        return data
+
+
+def _shape_name(shape: Any) -> str:
+    kind = getattr(shape, "kind", shape)
+    return str(kind)
+
+
+def _winning_aces(ctx: TrumpContext, play: tuple[Card, ...]) -> int:
+    """A's in a winning play whose largest card is an A (003 九.4: 硬A)."""
+    if not play:
+        return 0
+    top = max(play, key=ctx.power)
+    if top.rank is not Rank.ACE:
+        return 0
+    return sum(1 for card in play if card.rank is Rank.ACE)
+
+
+class _Deal:
+    """Mutable state of one replay; `replay_deal` is the public entry point."""
+
+    def __init__(self, rulebook: Rulebook, setup: DealSetup, events: Sequence[Event]) -> None:
+        self.rulebook = rulebook
+        self.setup = setup
+        self.events = events
+        levels = (str(setup.levels[0]), str(setup.levels[1]))
+        self.result = DealResult(number=setup.number, levels=levels)
+        self.copies: Counter[Card] = Counter()
+        self.cards_played = 0
+        self.trick_events: list[Trick] = []
+        self.throw_fails: dict[int, ThrowFail] = {}
+        self.pending_throw_fail: ThrowFail | None = None
+        self.auto_throw_charge: dict[int, int] = {}  # seat → position in penalties
+        self.talking: list[int] = []
+        self.quick: QuickResult | None = None
+
+    def fail(self, message: str, event: int | None) -> InvalidRecordError:
+        return InvalidRecordError(message, deal=self.setup.number, event=event)
+
+    # -- declaration phase ---------------------------------------------------------------
+
+    def declare(self) -> DeclarationOutcome | None:
+        first_play = next(
+            (e.index for e in self.events if isinstance(e, PLAY_TYPES)), len(self.events)
+        )
+        for event in self.events[first_play:]:
+            if isinstance(event, DECLARATION_TYPES):
+                kind = type(event).__name__.lower()
+                raise self.fail(f"{kind} after the play began (event {first_play})", event.index)
+        outcome = resolve_declarations(self.rulebook, self.setup, self.events)
+        result = self.result
+        known = outcome.phase != "declaring" or self.setup.dealer is not None or (
+            outcome.declarer is not None
+        )
+        result.dealer = outcome.dealer if known else None
+        result.declarations = outcome.history_json()
+        result.violations.extend(outcome.violations)
+        if known:
+            result.level = str(outcome.level)
+            result.trump_suit = None if outcome.trump_suit is None else str(outcome.trump_suit)
+        if outcome.redeal or outcome.phase == "redeal":
+            if first_play < len(self.events):
+                raise self.fail("play after a redeal (nobody declared)", first_play)
+            result.phase = "redeal"
+            return None
+        if outcome.phase != "ready" or len(outcome.bottom) != 8:
+            if first_play < len(self.events):
+                raise self.fail("play before the bury (扣底)", first_play)
+            result.phase = "burying" if outcome.phase == "burying" else "declaring"
+            return None
+        result.bottom_cards = tuple(outcome.bottom)
+        result.phase = "playing"
+        result.next_leader = outcome.dealer
+        bury_index = outcome.burials[-1].index if outcome.burials else None
+        for card in outcome.bottom:
+            self.copies[card] += 1
+            if self.copies[card] > 2:
+                raise self.fail(f"more than two {card} (bottom)", bury_index)
+        return outcome
+
+    # -- play -------------------------------------------------------------------------------
+
+    def charge(self, event: int, seat: int, kind: str, points: int, union_rule: bool = False,
+               note: str = "") -> None:
+        self.result.penalties.append(
+            PenaltyCharge(event, seat, kind, points, side_of(seat), union_rule, note)
+        )
+
+    def play(self, outcome: DeclarationOutcome) -> None:
+        rulebook = self.rulebook
+        result = self.result
+        dealer = outcome.dealer
+        assert dealer is not None
+        ctx = TrumpContext.of(Rank(outcome.level), outcome.trump_suit, rulebook.trump_chain)
+        dealer_side = side_of(dealer)
+        expected_leader = dealer
+        done = False
+        for event in self.events:
+            if isinstance(event, DECLARATION_TYPES):
+                continue
+            if isinstance(event, Penalty):
+                self.penalty(event, done)
+                continue
+            if done:
+                what = "result" if isinstance(event, QuickResult) else type(event).__name__.lower()
+                raise self.fail(f"{what} after the deal was over", event.index)
+            if isinstance(event, ThrowFail):
+                if self.pending_throw_fail is not None:
+                    raise self.fail("throw_fail not followed by its trick", event.index)
+                self.pending_throw_fail = event
+                points, _ = default_penalty_points(rulebook, "failed_throw", len(event.attempted))
+                self.auto_throw_charge[event.seat] = len(result.penalties)
+                self.charge(event.index, event.seat, "failed_throw", points,
+                            note=f"{len(event.attempted)} cards")
+                continue
+            if isinstance(event, QuickResult):
+                if self.pending_throw_fail is not None:
+                    raise self.fail("result after a throw_fail without its trick", event.index)
+                self.quick = event
+                done = True
+                continue
+            assert isinstance(event, Trick)
+            throw_fail = self.pending_throw_fail
+            self.pending_throw_fail = None
+            trick = self.trick(ctx, event, expected_leader, throw_fail, dealer)
+            expected_leader = trick.winner
+            result.next_leader = trick.winner
+            if side_of(trick.winner) == dealer_side:
+                result.dealer_side_points += trick.points
+            else:
+                result.captured += trick.points
+            if self.cards_played >= CARDS_PER_DEAL:
+                done = True
+        self.checks(ctx, outcome)
+        if done:
+            self.score(ctx, outcome)
+
+    def trick(
+        self,
+        ctx: TrumpContext,
+        event: Trick,
+        expected_leader: int,
+        throw_fail: ThrowFail | None,
+        dealer: int,
+    ) -> TrickRecord:
+        result = self.result
+        for position, play in enumerate(event.plays):
+            for card in play:
+                self.copies[card] += 1
+                if self.copies[card] > 2:
+                    seat = event.seat_of(position)
+                    raise self.fail(f"a third {card} (seat {seat}): two decks hold two", event.index)
+            self.cards_played += len(play)
+        if event.leader != expected_leader:
+            result.violations.append(
+                Violation(
+                    "wrong_leader",
+                    event.index,
+                    event.leader,
+                    rule_id="shengji.lead.wrong_leader",
+                    detail=f"seat {expected_leader} should lead, seat {event.leader} led",
+                )
+            )
+        if throw_fail is not None:
+            self.throw_fails[event.index] = throw_fail
+            if throw_fail.seat != event.leader:
+                result.violations.append(
+                    Violation(
+                        "wrong_leader",
+                        event.index,
+                        event.leader,
+                        proof_event=throw_fail.index,
+                        rule_id="shengji.throw.forced_play_leader",
+                        detail=f"seat {throw_fail.seat} failed the throw but seat "
+                        f"{event.leader} led the forced play",
+                    )
+                )
+        self.trick_events.append(event)
+        no_ruff = None
+        if throw_fail is not None and self.rulebook.failed_throw_partner_may_not_ruff:
+            no_ruff = (dealer + 2) % 4  # 000 §17: 庄家同伴不得将吃和超将吃
+        points = sum(points_of(play) for play in event.plays)
+        try:
+            outcome = evaluate_trick(ctx, event.leader, event.plays, no_ruff_seat=no_ruff)
+        except IllegalPlayError as error:
+            result.violations.append(
+                Violation(
+                    "illegal_lead",
+                    event.index,
+                    event.leader,
+                    rule_id=error.rule_id,
+                    detail=str(error),
+                    cards=event.plays[0],
+                )
+            )
+            record = TrickRecord(
+                event.index, event.leader, event.leader, points, "throw", "throw:single",
+                False, event.plays,
+            )
+        else:
+            record = TrickRecord(
+                event.index,
+                event.leader,
+                outcome.winner,
+                outcome.points,
+                _shape_name(outcome.shape),
+                outcome.last_trick_shape,
+                outcome.won_with_trump,
+                event.plays,
+            )
+        result.tricks.append(record)
+        return record
+
+    def penalty(self, event: Penalty, after_play: bool) -> None:
+        rulebook = self.rulebook
+        seat = event.seat
+        if event.kind == "failed_throw" and seat in self.auto_throw_charge:
+            # The referee's penalty for a logged throw_fail: it replaces the automatic one.
+            position = self.auto_throw_charge.pop(seat)
+            old = self.result.penalties[position]
+            points = old.points if event.points is None else event.points
+            self.result.penalties[position] = PenaltyCharge(
+                event.index, seat, "failed_throw", points, side_of(seat), old.union_rule,
+                event.note or old.note,
+            )
+            return
+        default, union_rule = default_penalty_points(rulebook, event.kind)
+        points = default if event.points is None else event.points
+        self.charge(event.index, seat, event.kind, points, union_rule, event.note)
+        if event.kind == "talking":
+            self.talking.append(seat)
+        if event.kind == "card_count":
+            self.card_count(event)
+
+    def card_count(self, event: Penalty) -> None:
+        """多牌少牌: union-2deck loses the trick; shuangkou after the first lead: other side to A."""
+        result = self.result
+        if self.rulebook.promotion == "shuangkou":
+            if result.tricks:
+                result.forced = f"card_count:{side_of(event.seat)}"
+            return
+        if not result.tricks or self.rulebook.promotion == "match_points" and not (
+            self.rulebook.silent_penalty_as_union
+        ):
+            return
+        last = result.tricks[-1]
+        if side_of(last.winner) != side_of(event.seat):
+            return
+        # 000 §16: the offending side loses the trick; it goes to the offender's 下家.
+        new_winner = (event.seat + 1) % 4
+        result.tricks[-1] = TrickRecord(
+            last.event, last.leader, new_winner, last.points, last.shape,
+            last.last_trick_shape, last.won_with_trump, last.plays,
+        )
+        dealer = result.dealer
+        assert dealer is not None
+        if side_of(new_winner) == side_of(dealer):
+            result.captured -= last.points
+            result.dealer_side_points += last.points
+        else:
+            result.captured += last.points
+            result.dealer_side_points -= last.points
+
+    def checks(self, ctx: TrumpContext, outcome: DeclarationOutcome) -> None:
+        result = self.result
+        if self.trick_events:
+            result.violations.extend(
+                hindsight_violations(ctx, self.rulebook, self.trick_events, self.throw_fails)
+            )
+        for trick_index, throw_fail in self.throw_fails.items():
+            trick = next(t for t in self.trick_events if t.index == trick_index)
+            result.violations.extend(check_throw_fail(ctx, throw_fail, trick))
+        self.declared_cards(outcome)
+
+    def declared_cards(self, outcome: DeclarationOutcome) -> None:
+        """A card shown to declare is in that seat's hand: it cannot be played by another."""
+        buriers = {e.seat for e in self.events if isinstance(e, Bury)}
+        played_by: dict[tuple[int, Card], list[int]] = {}
+        for trick in self.trick_events:
+            for position, play in enumerate(trick.plays):
+                seat = trick.seat_of(position)
+                for card in play:
+                    played_by.setdefault((seat, card), []).append(trick.index)
+        bottom = Counter(outcome.bottom)
+        finished = self.cards_played >= CARDS_PER_DEAL
+        reported: set[tuple[int, Card]] = set()
+        for event in self.events:
+            if not isinstance(event, Declare | Overcall | Reinforce):
+                continue
+            seat = event.seat
+            if seat in buriers:
+                continue  # the card may have gone into the bottom
+            for card, needed in Counter(event.cards).items():
+                if (seat, card) in reported:
+                    continue
+                own = len(played_by.get((seat, card), []))
+                if own >= needed:
+                    continue
+                elsewhere = [
+                    (index, other)
+                    for other in range(4)
+                    if other != seat
+                    for index in played_by.get((other, card), [])
+                ]
+                elsewhere.sort()
+                used = len(elsewhere) + bottom[card]
+                if used + needed <= 2 and not finished:
+                    continue
+                reported.add((seat, card))
+                proof = elsewhere[-1] if elsewhere else (None, None)
+                result_event = proof[0] if proof[0] is not None else event.index
+                self.result.violations.append(
+                    Violation(
+                        "declared_card_mismatch",
+                        result_event,
+                        proof[1] if proof[1] is not None else seat,
+                        proof_event=event.index,
+                        rule_id="shengji.declare.card_not_in_hand",
+                        detail=f"seat {seat} showed {card} but it was played by another seat",
+                        cards=(card,),
+                    )
+                )
+
+    # -- scoring --------------------------------------------------------------------------
+
+    def score(self, ctx: TrumpContext, outcome: DeclarationOutcome) -> None:
+        rulebook = self.rulebook
+        result = self.result
+        dealer = outcome.dealer
+        assert dealer is not None
+        dealer_side = side_of(dealer)
+        bottom_points = points_of(outcome.bottom)
+        aces = 0
+        if self.quick is not None:
+            quick = self.quick
+            result.captured = quick.defender_points
+            result.dealer_side_points = max(0, 200 - quick.defender_points - bottom_points)
+            if quick.bottom_points != bottom_points:
+                result.violations.append(
+                    Violation(
+                        "bottom_points_mismatch",
+                        quick.index,
+                        None,
+                        rule_id="shengji.result.bottom_points",
+                        detail=f"result says {quick.bottom_points} bottom points, the buried "
+                        f"cards hold {bottom_points}",
+                    )
+                )
+            bottom_points = quick.bottom_points
+            winner = quick.last_trick_winner
+            shape, trump, largest = (
+                quick.last_trick_shape, quick.last_trick_trump, quick.last_trick_throw_largest,
+            )
+            result.next_leader = None
+        else:
+            last = result.tricks[-1]
+            winner = last.winner
+            shape, trump, largest = last.last_trick_shape, last.won_with_trump, None
+            if side_of(winner) == dealer_side:
+                aces = _winning_aces(ctx, last.plays[(winner - last.leader) % 4])
+            result.next_leader = None
+        result.bottom_points = bottom_points
+        if side_of(winner) == dealer_side:
+            result.bottom_won_by = "dealer"
+            result.bottom_multiplier = 0
+            bottom_score = 0
+        else:
+            result.bottom_won_by = "defenders"
+            result.bottom_multiplier = bottom_multiplier(rulebook, shape, trump, largest)
+            bottom_score = bottom_points * result.bottom_multiplier
+        total = apply_penalties(rulebook, result.captured + bottom_score, result.penalties, dealer)
+        result.defender_total = total
+        levels = result.levels
+        score = promote(rulebook, total, dealer=dealer, levels=levels, last_trick_dealer_aces=aces)
+        forced_side = self.forced_side(outcome)
+        if forced_side is not None:
+            score = _straight_to_a(rulebook, forced_side, dealer, levels, score)
+        result.score = score
+        result.levels_after = score.levels_after
+        result.phase = "finished"
+
+    def forced_side(self, outcome: DeclarationOutcome) -> int | None:
+        """The side sent straight to A by a shuangkou offence (亮错级牌, 多牌少牌), if any."""
+        wrong = outcome.wrong_declaration_side
+        if wrong is not None:
+            self.result.forced = f"wrong_declaration:{wrong}"
+            return outcome.straight_to_a_side
+        if self.result.forced is not None and self.result.forced.startswith("card_count:"):
+            return 1 - int(self.result.forced.split(":")[1])
+        return None
+
+
+def _straight_to_a(
+    rulebook: Rulebook, side: int, dealer: int, levels: tuple[str, str], score: DealScore
+) -> DealScore:
+    """003 五 and 十二.3: the non-offending side goes straight to A (+1 soft A at A)."""
+    new_levels = list(levels)
+    soft = [0, 0]
+    if levels[side] == "A":
+        soft[side] = 1
+    new_levels[side] = "A"
+    dealer_won = side == side_of(dealer)
+    return DealScore(
+        winner="dealer" if dealer_won else "defenders",
+        levels_up=level_index("A") - level_index(levels[side]),
+        next_dealer=next_dealer(rulebook, dealer, dealer_won),
+        levels_after=(new_levels[0], new_levels[1]),
+        table_levels_up=score.table_levels_up,
+        soft_a=(soft[0], soft[1]),
+        notes=("offence: the other side goes straight to A (003 五/十二)",),
+    )
+
+
+def replay_deal(rulebook: Rulebook, setup: DealSetup, events: Sequence[Event]) -> DealResult:
+    """Replay one deal's events; works on a partial deal (the state so far).
+
+    Raises `InvalidRecordError` (naming the deal and event) for a record that cannot be
+    replayed; everything else broken at the table is in `violations`.
+    """
+    deal = _Deal(rulebook, setup, events)
+    outcome = deal.declare()
+    if outcome is not None:
+        deal.play(outcome)
+    else:
+        for event in events:
+            if isinstance(event, Penalty):
+                deal.penalty(event, False)
+    deal.result.talking = tuple(deal.talking)
+    return deal.result

@@ -224,7 +224,9 @@ def _show(cards: Sequence[Card]) -> str:
     return " ".join(card.display() for card in cards)
 
 
-def _classify(rulebook: Rulebook, seat: int, cards: tuple[Card, ...], level: Rank, grab: bool) -> _Call:
+def _classify(
+    rulebook: Rulebook, seat: int, cards: tuple[Card, ...], level: Rank, grab: bool
+) -> _Call:
     """Read `cards` as a call at `level`; raise `_Rejected` naming the rule it breaks."""
     jokers = [card for card in cards if card.is_joker]
     levels = [card for card in cards if card.rank is level]
@@ -280,7 +282,9 @@ def _classify(rulebook: Rulebook, seat: int, cards: tuple[Card, ...], level: Ran
     )
 
 
-def _overcall_problem(rulebook: Rulebook, new: _Call, standing: _Call, grab: bool) -> _Rejected | None:
+def _overcall_problem(
+    rulebook: Rulebook, new: _Call, standing: _Call, grab: bool
+) -> _Rejected | None:
     """Why `new` cannot overcall `standing` (None when it can)."""
     if new.strength[0] < 2:
         return _Rejected(
@@ -438,7 +442,8 @@ class _Resolver:
                 event,
                 kind,
                 _Rejected(
-                    "shengji.declare.side_barred", "this side declared a wrong level card (亮错级牌)"
+                    "shengji.declare.side_barred",
+                    "this side declared a wrong level card (亮错级牌)",
                 ),
             )
             return
@@ -459,7 +464,9 @@ class _Resolver:
         problem: _Rejected | None = None
         for level, takes_deal in self.call_levels(event.seat, declaring):
             try:
-                return _classify(self.rulebook, event.seat, event.cards, level, self.grab), takes_deal
+                return _classify(
+                    self.rulebook, event.seat, event.cards, level, self.grab
+                ), takes_deal
             except _Rejected as rejected:
                 problem = problem or rejected
         assert problem is not None
@@ -471,8 +478,14 @@ class _Resolver:
             effect = self.wrong_declaration(event.seat, event.index)
             row = self.history[-1]
             self.history[-1] = DeclarationRow(
-                row.event, row.seat, row.kind, row.cards, row.face_down, False,
-                f"{row.effect}; {effect}", row.rule_id,
+                row.event,
+                row.seat,
+                row.kind,
+                row.cards,
+                row.face_down,
+                False,
+                f"{row.effect}; {effect}",
+                row.rule_id,
             )
         return None
 
@@ -492,7 +505,9 @@ class _Resolver:
             self.reject(
                 event,
                 kind,
-                _Rejected("shengji.declare.joker_pair", "a joker pair may not declare (对王不可报主)"),
+                _Rejected(
+                    "shengji.declare.joker_pair", "a joker pair may not declare (对王不可报主)"
+                ),
             )
             return
         classified = self.classify_or_reject(event, kind, declaring=True)
@@ -532,11 +547,7 @@ class _Resolver:
             )
             return
         others = [s for _, s in self.overcallers if s != self.declarer]
-        if (
-            self.rulebook.declarer_overcall_after_other
-            and seat == self.declarer
-            and not others
-        ):
+        if self.rulebook.declarer_overcall_after_other and seat == self.declarer and not others:
             self.reject(
                 event,
                 kind,
@@ -587,7 +598,9 @@ class _Resolver:
             self.dealer_event = event.index
             effect += ", takes the deal"
         self.history.append(
-            DeclarationRow(event.index, seat, kind, event.cards, self.face_down(event), True, effect)
+            DeclarationRow(
+                event.index, seat, kind, event.cards, self.face_down(event), True, effect
+            )
         )
 
     def reinforce(self, event: Reinforce) -> None:
@@ -615,13 +628,20 @@ class _Resolver:
         assert standing is not None
         suit = standing.suit
         assert suit is not None
-        order = _SUIT_RANK[suit] if self.grab and self.rulebook.overcall_suit_order_first_deal else 0
+        order = (
+            _SUIT_RANK[suit] if self.grab and self.rulebook.overcall_suit_order_first_deal else 0
+        )
         self.standing = _Call(
             event.seat, "pair", standing.cards + event.cards, suit, (2, order), standing.level
         )
         self.history.append(
             DeclarationRow(
-                event.index, event.seat, "reinforce", event.cards, False, True,
+                event.index,
+                event.seat,
+                "reinforce",
+                event.cards,
+                False,
+                True,
                 f"防反: a pair of {suit.symbol}{standing.level.value}",
             )
         )
@@ -642,7 +662,12 @@ class _Resolver:
             self.redeal = True
             self.history.append(
                 DeclarationRow(
-                    event.index, None, "flip", (event.card,), False, True,
+                    event.index,
+                    None,
+                    "flip",
+                    (event.card,),
+                    False,
+                    True,
                     "无人报主: reshuffle, redeal and grab again",
                 )
             )
@@ -667,8 +692,14 @@ class _Resolver:
             )
             self.history.append(
                 DeclarationRow(
-                    event.index, None, "flip", (event.card,), False, False,
-                    f"rejected: {row_problem.detail}", row_problem.rule_id,
+                    event.index,
+                    None,
+                    "flip",
+                    (event.card,),
+                    False,
+                    False,
+                    f"rejected: {row_problem.detail}",
+                    row_problem.rule_id,
                 )
             )
             return
@@ -728,18 +759,26 @@ class _Resolver:
         if problem is not None:
             self.violations.append(
                 Violation(
-                    "wrong_bury", event=event.index, seat=event.seat, rule_id=rule_id,
+                    "wrong_bury",
+                    event=event.index,
+                    seat=event.seat,
+                    rule_id=rule_id,
                     detail=problem,
                 )
             )
             effect += f" ({problem})"
         self.burials.append(event)
         self.history.append(
-            DeclarationRow(event.index, event.seat, "bury", event.cards, True, True, effect, rule_id)
+            DeclarationRow(
+                event.index, event.seat, "bury", event.cards, True, True, effect, rule_id
+            )
         )
 
     def penalty(self, event: Penalty) -> None:
-        if event.kind == "wrong_declaration" and self.rulebook.wrong_declaration_penalty == "shuangkou":
+        if (
+            event.kind == "wrong_declaration"
+            and self.rulebook.wrong_declaration_penalty == "shuangkou"
+        ):
             effect = self.wrong_declaration(event.seat, event.index)
             self.history.append(
                 DeclarationRow(event.index, event.seat, "penalty", (), False, True, effect)
@@ -753,7 +792,12 @@ class _Resolver:
             self.frozen = True
             self.history.append(
                 DeclarationRow(
-                    event.index, event.seat, "penalty", (), False, True,
+                    event.index,
+                    event.seat,
+                    "penalty",
+                    (),
+                    False,
+                    True,
                     "多牌少牌 after the bottom was taken: no more declaring or overcalling",
                 )
             )
@@ -787,8 +831,10 @@ class _Resolver:
     def outcome(self) -> DeclarationOutcome:
         setup = self.setup
         if self.dealer is None:
-            self.dealer = self.nobody_dealer() if self.grab else _first_known(
-                setup.given_dealer, setup.first_drawer, 0
+            self.dealer = (
+                self.nobody_dealer()
+                if self.grab
+                else _first_known(setup.given_dealer, setup.first_drawer, 0)
             )
         dealer = self.dealer
         decided_by_rule = setup.dealer is not None or self.dealer_event is not None
@@ -833,8 +879,15 @@ class _Resolver:
             final = self.burials[-1].index
             history = [
                 DeclarationRow(
-                    r.event, r.seat, r.kind, r.cards, r.face_down, r.accepted, r.effect,
-                    r.rule_id, r.kind == "bury" and r.event == final,
+                    r.event,
+                    r.seat,
+                    r.kind,
+                    r.cards,
+                    r.face_down,
+                    r.accepted,
+                    r.effect,
+                    r.rule_id,
+                    r.kind == "bury" and r.event == final,
                 )
                 for r in history
             ]
@@ -906,7 +959,9 @@ class SimulatedDeclarations:
     redeal: bool
 
 
-def _call_candidates(rulebook: Rulebook, hand: Counter[Card], ranks: Sequence[Rank]) -> list[list[Card]]:
+def _call_candidates(
+    rulebook: Rulebook, hand: Counter[Card], ranks: Sequence[Rank]
+) -> list[list[Card]]:
     """Every call a hand could show at one of `ranks`, smallest forms first."""
     singles: list[list[Card]] = []
     pairs: list[list[Card]] = []
@@ -931,9 +986,7 @@ def _call_candidates(rulebook: Rulebook, hand: Counter[Card], ranks: Sequence[Ra
     return singles + pairs
 
 
-_CARDS_BY_RANK_SUIT: tuple[Card, ...] = tuple(
-    Card.from_index(i) for i in range(52)
-)
+_CARDS_BY_RANK_SUIT: tuple[Card, ...] = tuple(Card.from_index(i) for i in range(52))
 
 
 def _call_json(rulebook: Rulebook, kind: str, seat: int, cards: Sequence[Card]) -> dict[str, Any]:
@@ -1016,7 +1069,9 @@ def simulate_declaration_phase(
     declarations = options("declare")
     nobody = not declarations or (rulebook.nobody_declares == "flip" and rng.random() < 0.05)
     if not nobody:
-        singles = [d for d in declarations if len(d["cards"]) <= 2 and d["cards"][0] != d["cards"][-1]]
+        singles = [
+            d for d in declarations if len(d["cards"]) <= 2 and d["cards"][0] != d["cards"][-1]
+        ]
         pool = singles if singles and rng.random() < 0.85 else declarations
         keep(rng.choice(pool))
         # 防反: the declarer adds the twin.

@@ -1,0 +1,1 @@
+"""The Flask side of Table Referee: extensions, models, services and blueprints."""

@@ -340,11 +340,14 @@ class _Replay:
         self.deal.anti_tribute_valid = valid
         self.deal.leader = self._expected_leader()
 
-    def close_tribute(self) -> None:
-        """At the first play: missing tributes and returns, then who should lead."""
+    def close_tribute(self, check_missing: bool = True) -> None:
+        """At the first play: missing tributes and returns, then who should lead.
+
+        A quick-entry deal (only `result`) need not log its tribute: nothing is missing.
+        """
         duties = self.setup.duties
         deal = self.deal
-        if duties is not None and not deal.anti_tribute_valid:
+        if duties is not None and not deal.anti_tribute_valid and check_missing:
             if deal.anti_tribute:
                 self.violation("anti_tribute_invalid", deal.anti_tribute[0][1], "fewer than two big jokers shown")
             paid = {a for _, a, _, _ in deal.tributes}
@@ -526,6 +529,8 @@ class _Replay:
         self.deal.reports.append(entry)
         if left <= self.rulebook.guandan_report_at:
             self.reported[seat] = True
+            self.unreported_from[seat] = None
+            self.unreported_plays[seat] = 0
 
     # -- quick entry and penalties ---------------------------------------------------
     def result(self, event: Mapping[str, Any]) -> None:
@@ -543,7 +548,7 @@ class _Replay:
         if list(raw[: len(out)]) != out[: len(raw)]:
             raise self.invalid(f"order {raw} contradicts the seats already out {out}")
         if self.deal.phase == "tribute":
-            self.close_tribute()
+            self.close_tribute(check_missing=bool(self.deal.tributes or self.deal.anti_tribute))
         order = list(raw)
         if len(order) < 4:
             ends = partner(order[0]) == order[1] or len(order) == 3

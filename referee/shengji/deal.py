@@ -184,6 +184,7 @@ class _Deal:
         self.auto_throw_charge: dict[int, int] = {}  # seat → position in penalties
         self.talking: list[int] = []
         self.quick: QuickResult | None = None
+        self.quick_aces = 0
 
     def fail(self, message: str, event: int | None) -> InvalidRecordError:
         return InvalidRecordError(message, deal=self.setup.number, event=event)
@@ -503,6 +504,8 @@ class _Deal:
                 quick.last_trick_shape, quick.last_trick_trump, quick.last_trick_throw_largest,
             )
             result.next_leader = None
+            if side_of(winner) == dealer_side:
+                aces = self.quick_aces
         else:
             last = result.tricks[-1]
             winner = last.winner
@@ -562,13 +565,23 @@ def _straight_to_a(
     )
 
 
-def replay_deal(rulebook: Rulebook, setup: DealSetup, events: Sequence[Event]) -> DealResult:
+def replay_deal(
+    rulebook: Rulebook,
+    setup: DealSetup,
+    events: Sequence[Event],
+    *,
+    last_trick_aces: int | None = None,
+) -> DealResult:
     """Replay one deal's events; works on a partial deal (the state so far).
+
+    `last_trick_aces` is the quick `result` extension field of the same name: the number
+    of A's in the dealer side's play that won the last trick (shuangkou-simple hard A).
 
     Raises `InvalidRecordError` (naming the deal and event) for a record that cannot be
     replayed; everything else broken at the table is in `violations`.
     """
     deal = _Deal(rulebook, setup, events)
+    deal.quick_aces = last_trick_aces or 0
     outcome = deal.declare()
     if outcome is not None:
         deal.play(outcome)

@@ -202,6 +202,19 @@ def _deal_seat(raw: Mapping[str, Any], key: str, number: int) -> int | None:
     return value
 
 
+def _quick_aces(raw: Mapping[str, Any], number: int) -> int | None:
+    """The `last_trick_aces` extension of a quick `result` (shuangkou-simple hard A)."""
+    for event in raw.get("events", []):
+        if isinstance(event, Mapping) and event.get("type") == "result":
+            value = event.get("last_trick_aces")
+            if value is None:
+                return None
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 8:
+                raise InvalidRecordError("last_trick_aces must be 0..8", deal=number)
+            return value
+    return None
+
+
 def replay_match(rulebook: Rulebook, doc: Mapping[str, Any]) -> MatchResult:
     """Replay every deal of a Shengji table record (already checked by `record.py`).
 
@@ -227,7 +240,7 @@ def replay_match(rulebook: Rulebook, doc: Mapping[str, Any]) -> MatchResult:
             _deal_seat(raw, "first_drawer", number),
             raw.get("redeal") is True,
         )
-        replay.add(replay_deal(rulebook, setup, events))
+        replay.add(replay_deal(rulebook, setup, events, last_trick_aces=_quick_aces(raw, number)))
     if doc.get("time_up") is True:
         replay.time_up()
     return replay.result

@@ -56,7 +56,7 @@ __all__ = [
 
 CONTENT_KINDS = ("seat", "deal_start", "event")
 DEAL_FIELDS = ("dealer", "first_drawer", "on_table", "levels")
-SETUP_FIELDS = ("players", "levels", "on_table")
+SETUP_FIELDS = ("players", "levels", "on_table", "time_up")
 ALL_CARD_NAMES = [
     rank + suit
     for suit in "SHCD"
@@ -141,7 +141,7 @@ class Fold:
 
 
 def _new_deal(payload: dict[str, Any]) -> dict[str, Any]:
-    deal = {key: payload[key] for key in DEAL_FIELDS if key in payload}
+    deal = {key: value for key, value in payload.items() if key != "events"}
     deal["events"] = []
     return deal
 
@@ -784,7 +784,7 @@ def import_record(match_id: int, doc: dict[str, Any], *, actor: str, device: str
         for deal in deals:
             if not isinstance(deal, dict):
                 raise RejectedEvent(_("This is not a table record (table-record/1)."), "import.format")
-            entries.append(_NewEntry("deal_start", {k: deal[k] for k in DEAL_FIELDS if k in deal}))
+            entries.append(_NewEntry("deal_start", {k: v for k, v in deal.items() if k != "events"}))
             for item in deal.get("events") or []:
                 entries.append(_NewEntry("event", json.loads(json.dumps(item))))
         new_fold = fold
@@ -844,3 +844,20 @@ def parse_results_csv(text: str) -> list[dict[str, str]]:
             _("The CSV lacks the columns %(columns)s.", columns=", ".join(missing)), "import.csv"
         )
     return list(reader)
+
+
+def mark_time_up(match_id: int, *, actor: str, device: str) -> dict[str, Any]:
+    """The match clock ran out (tournament clock): the record gets `"time_up": true`."""
+    payload: dict[str, Any] = {"time_up": True}
+
+    def build(match: Match, fold: Fold, state: dict[str, Any]) -> tuple[list[_NewEntry], Fold]:
+        return [_NewEntry("seat", payload)], fold.extended(match.last_seq + 1, "seat", payload)
+
+    return _write(
+        match_id,
+        build,
+        expected_seq=None,
+        idempotency_key=f"time-up-{match_id}",
+        actor=actor,
+        device=device,
+    )

@@ -19,6 +19,7 @@ from collections import Counter
 from typing import Any
 
 from referee.cards import Card, two_decks
+from referee.errors import InvalidRecordError
 from referee.rulebooks import Rulebook
 from referee.shengji.deal import replay_deal
 from referee.shengji.declaration import DealSetup, simulate_declaration_phase
@@ -45,11 +46,18 @@ def simulate_deal_events(
     rulebook: Rulebook, setup: DealSetup, rng: random.Random
 ) -> tuple[list[dict[str, Any]], bool]:
     """(JSON events, redeal) of one random legal deal for `setup`."""
-    cards = two_decks()
-    rng.shuffle(cards)
-    hands = [Counter(cards[seat * 25 : seat * 25 + 25]) for seat in range(4)]
-    bottom = cards[100:]
-    declared = simulate_declaration_phase(rulebook, setup, hands, bottom, rng)
+    for _attempt in range(20):
+        cards = two_decks()
+        rng.shuffle(cards)
+        hands = [Counter(cards[seat * 25 : seat * 25 + 25]) for seat in range(4)]
+        bottom = cards[100:]
+        try:
+            declared = simulate_declaration_phase(rulebook, setup, hands, bottom, rng)
+        except InvalidRecordError:
+            continue  # a declaration the simulator could not make legal: deal again
+        break
+    else:  # pragma: no cover - twenty failed deals in a row
+        raise RuntimeError("the declaration simulator failed twenty deals in a row")
     events = list(declared.events)
     if declared.redeal:
         return events, True

@@ -15,7 +15,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template, request, session
+from flask import Flask, has_request_context, render_template, request, session
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import event as sa_event
@@ -61,10 +61,12 @@ def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
 
 
 def _select_locale() -> str:
+    if not has_request_context():  # CLI, services called from scripts
+        return "zh_Hans"
     lang = session.get("lang")
     if lang in LANGUAGES:
         return str(lang)
-    best = request.accept_languages.best_match(["zh", "en"]) if request else None
+    best = request.accept_languages.best_match(["zh", "en"])
     return "en" if best == "en" else "zh_Hans"
 
 

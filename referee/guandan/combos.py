@@ -29,6 +29,7 @@ __all__ = [
     "beats",
     "choose_reading",
     "classify",
+    "clear_readings_cache",
     "power",
     "readings",
 ]
@@ -219,6 +220,11 @@ def _wild_card(level: Rank) -> Card | None:
 @lru_cache(maxsize=65536)
 def _cached_readings(key: tuple[int, ...], level: Rank, max_bomb: int) -> tuple[Combo, ...]:
     return _readings(tuple(ALL_CARDS[i] for i in key), level, max_bomb)
+
+
+def clear_readings_cache() -> None:
+    """Forget cached readings (benchmarks measure classification from scratch with it)."""
+    _cached_readings.cache_clear()
 
 
 def readings(cards: Sequence[Card], level: Rank, max_bomb: int = 10) -> tuple[Combo, ...]:

@@ -542,8 +542,10 @@ class _Replay:
             or len(set(raw)) != len(raw)
         ):
             raise self.invalid(f"order must list distinct seats 0..3, not {raw!r}")
+        if self.deal.phase == "finished" and list(raw) == self.deal.order[: len(raw)]:
+            return  # the referee confirms the order the plays already gave
         if self.deal.phase == "finished" or self.deal.phase == "abandoned":
-            raise self.invalid("the deal is over")
+            raise self.invalid(f"order {raw} contradicts the finished deal {self.deal.order}")
         out = self.deal.turn.out
         if list(raw[: len(out)]) != out[: len(raw)]:
             raise self.invalid(f"order {raw} contradicts the seats already out {out}")
@@ -697,7 +699,7 @@ def replay_deal(rulebook: Rulebook, setup: DealSetup, events: Sequence[Any]) -> 
         if handler is None:
             raise replay.invalid(f"unknown event type {event.get('type')!r}")
         if replay.deal.phase in ("finished", "abandoned") and event.get("type") not in (
-            "penalty", "report", "time_up"
+            "penalty", "report", "time_up", "result"
         ):
             raise replay.invalid("event after the deal's end")
         handler(event)

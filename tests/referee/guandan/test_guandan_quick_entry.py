@@ -59,3 +59,18 @@ def test_result_after_partial_play_keeps_the_tribute_record(replay, ev, violatio
     res = replay(first, second)
     assert violations(res, 1) == []
     assert res["deals"][1]["outcome"]["side"] == 1
+
+
+def test_confirming_result_after_play_is_accepted(replay, ev):
+    events = []
+    for rank in ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]:
+        events += [ev.play(0, f"{rank}S {rank}S"), *ev.passes(1, 2, 3)]
+    events.append(ev.play(0, "BJ"))
+    events += [*ev.passes(1, 2, 3)]
+    for rank in ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]:
+        events += [ev.play(2, f"{rank}C {rank}C"), *ev.passes(3, 1)]
+    events.append(ev.play(2, "SJ"))
+    deal = replay([*events, ev.result([0, 2])])["deals"][0]
+    assert deal["order"][:2] == [0, 2] and deal["quick_entry"] is False
+    with pytest.raises(InvalidRecordError):
+        replay([*events, ev.result([2, 0])])

@@ -599,45 +599,56 @@ def random_lead(
     (Card('AS'),)
     """
     keys = ctx.suit_keys
-    powers = ctx.powers
     by_key: dict[int, list[Card]] = {}
     for card in sorted(hand.elements(), key=lambda c: c.index):
         by_key.setdefault(keys[card.index], []).append(card)
     suits = sorted(by_key)
     roll = rng.random()
-    if roll < 0.15:
+    if roll < 0.2:
+        # A throw of cards nobody can beat, in any suit that offers one.
+        throws = [t for k in suits if (t := _master_throw(ctx, by_key[k], others, rng))]
+        if throws:
+            return rng.choice(throws)
+    elif roll < 0.35:
         voids = [
             k for k in suits
             if k != TRUMP and any(not _cards_of(other, k, ctx) for other in others)
         ]
         if voids:
-            suits = [rng.choice(voids)]
-    key = rng.choice(suits)
-    cards = by_key[key]
-    if roll >= 0.15 and roll < 0.35 and len(cards) >= 2:
-        # A throw of cards nobody can beat: masters as singles, pairs and tractors.
-        theirs = [c for other in others for c in _cards_of(other, key, ctx)]
-        top_single = max((powers[c.index] for c in theirs), default=-1)
-        their_pairs = [c for other in others for c in split_pairs(_cards_of(other, key, ctx))[0]]
-        top_pair = max((powers[c.index] for c in their_pairs), default=-1)
-        pairs, singles = split_pairs(cards)
-        candidate = [c for c in singles if powers[c.index] > top_single]
-        for card in pairs:
-            if powers[card.index] > top_pair:
-                candidate += [card, card]
-            elif powers[card.index] > top_single:
-                candidate.append(card)
-        if len(candidate) >= 2:
-            picked = [c for c in candidate if rng.random() < 0.8]
-            if len(picked) >= 2 and _valid_throw(ctx, picked, others):
-                return tuple(sorted(picked, key=ctx.sort_key, reverse=True))
-    components = decompose(ctx, cards)
-    tractors = [c for c in components if c.kind == "tractor"]
-    pairs_only = split_pairs(cards)[0]
+            suits = [rng.choice(voids)]  # provoke a ruff
+    tractors = [c for k in suits for c in decompose(ctx, by_key[k]) if c.kind == "tractor"]
     if tractors and rng.random() < 0.6:
         return rng.choice(tractors).cards
-    if pairs_only and rng.random() < 0.6:
-        card = rng.choice(pairs_only)
+    pairs = [card for k in suits for card in split_pairs(by_key[k])[0]]
+    if pairs and rng.random() < 0.4:
+        card = rng.choice(pairs)
         return (card, card)
-    return (rng.choice(cards),)
+    return (rng.choice(by_key[rng.choice(suits)]),)
 
+
+def _master_throw(
+    ctx: TrumpContext, cards: list[Card], others: Sequence[Counter[Card]], rng: random.Random
+) -> tuple[Card, ...] | None:
+    """Some of `cards` (one suit) that make a throw none of `others` can beat, or None."""
+    if len(cards) < 2:
+        return None
+    powers = ctx.powers
+    key = ctx.suit_keys[cards[0].index]
+    theirs = [_cards_of(other, key, ctx) for other in others]
+    top_single = max((powers[c.index] for hand in theirs for c in hand), default=-1)
+    top_pair = max(
+        (powers[c.index] for hand in theirs for c in split_pairs(hand)[0]), default=-1
+    )
+    pairs, singles = split_pairs(cards)
+    candidate = [c for c in singles if powers[c.index] > top_single]
+    for card in pairs:
+        if powers[card.index] > top_pair:
+            candidate += [card, card]
+        elif powers[card.index] > top_single:
+            candidate.append(card)
+    if len(candidate) < 2:
+        return None
+    picked = [c for c in candidate if rng.random() < 0.8]
+    if len(picked) >= 2 and _valid_throw(ctx, picked, others):
+        return tuple(sorted(picked, key=ctx.sort_key, reverse=True))
+    return None

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from referee.cards import SUITS, Card, Rank, Suit, format_cards, parse_cards  # noqa: F401  (the doctests use them)
+from referee.cards import ALL_CARDS, SUITS, Card, Rank, Suit, format_cards, parse_cards  # noqa: F401  (the doctests use them)
 from referee.errors import IllegalPlayError
 from referee.shengji.order import TRUMP, TrumpContext
 
@@ -143,15 +143,23 @@ def split_pairs(cards: Sequence[Card]) -> tuple[list[Card], list[Card]]:
     >>> split_pairs(parse_cards("5S 5S 6S"))
     ([Card('5S')], [Card('6S')])
     """
-    counts: dict[Card, int] = {}
+    # Keyed by index: hashing a Card runs Python code, an int does not.
+    counts: dict[int, int] = {}
     for card in cards:
-        counts[card] = counts.get(card, 0) + 1
+        index = card.index
+        counts[index] = counts.get(index, 0) + 1
     pairs: list[Card] = []
     singles: list[Card] = []
-    for card, n in counts.items():
-        pairs.extend([card] * (n // 2))
-        if n % 2:
+    for index, n in counts.items():
+        card = ALL_CARDS[index]
+        if n == 1:
             singles.append(card)
+        elif n == 2:
+            pairs.append(card)
+        else:  # only in records with too many copies (the deal rejects those)
+            pairs.extend([card] * (n // 2))
+            if n % 2:
+                singles.append(card)
     return pairs, singles
 
 
@@ -301,11 +309,10 @@ def _mapping_tops(
                 if not used:
                     result[0] = all_top
                 else:
-                    remaining = list(cards)
-                    for card in used:
-                        remaining.remove(card)
-                        remaining.remove(card)
-                    result[0] = max(powers[c.index] for c in remaining)
+                    gone = {c.index for c in used}
+                    result[0] = max(
+                        (powers[c.index] for c in cards if c.index not in gone), default=-1
+                    )
                 yield result
             else:
                 yield tops
@@ -362,6 +369,68 @@ def beats_tops(
     """True when some mapping of `cards` beats `threshold` in every component type (I-1)."""
     for tops in _mapping_tops(ctx, cards, codes):
         if all(tops[code] > top for code, top in threshold.items()):
+            return True
+    return False
+
+
+def _pair_single_powers(powers: Sequence[int], cards: Sequence[Card]) -> tuple[list[int], list[int]]:
+    """Powers of the pairs (one entry each) and of the other cards, highest first."""
+    counts: dict[int, int] = {}
+    for card in cards:
+        index = card.index
+        counts[index] = counts.get(index, 0) + 1
+    pairs: list[int] = []
+    singles: list[int] = []
+    for index, n in counts.items():
+        if n == 1:
+            singles.append(powers[index])
+        else:
+            pairs.extend([powers[index]] * (n // 2))
+            if n % 2:
+                singles.append(powers[index])
+    pairs.sort(reverse=True)
+    singles.sort(reverse=True)
+    return pairs, singles
+
+
+def _flat_best(pairs: list[int], singles: list[int], n_pairs: int, n_singles: int) -> dict[int, int]:
+    """`best_tops` for a lead of pairs and singles only, without enumerating mappings.
+
+    The strongest mapping takes the highest pair and otherwise the lowest pairs, keeping the
+    highest remaining card for the singles.
+    """
+    tops: dict[int, int] = {}
+    unchosen = pairs
+    if n_pairs:
+        tops[1] = pairs[0]
+        unchosen = pairs[1 : len(pairs) - (n_pairs - 1)]
+    if n_singles:
+        top = singles[0] if singles else -1
+        if unchosen and unchosen[0] > top:
+            top = unchosen[0]
+        tops[0] = top
+    return tops
+
+
+def _flat_beats(
+    pairs: list[int], singles: list[int], n_pairs: int, n_singles: int, threshold: dict[int, int]
+) -> bool:
+    """`beats_tops` for a lead of pairs and singles only: try each pair as the high pair."""
+    if len(pairs) < n_pairs:
+        return False
+    single_bar = threshold.get(0, -1)
+    top_single = singles[0] if singles else -1
+    if not n_pairs:
+        return max(top_single, pairs[0] if pairs else -1) > single_bar
+    pair_bar = threshold[1]
+    for high in range(len(pairs)):
+        if pairs[high] <= pair_bar:
+            return False
+        if not n_singles:
+            return True
+        rest = pairs[:high] + pairs[high + 1 :]
+        unchosen = rest[: len(rest) - (n_pairs - 1)]
+        if max(top_single, unchosen[0] if unchosen else -1) > single_bar:
             return True
     return False
 
@@ -455,7 +524,14 @@ def evaluate_trick(
                 best, best_position, best_key = power, position, key
     else:
         codes = lead.codes
-        threshold = best_tops(ctx, lead_cards, codes)
+        flat = max(codes) <= 1  # pairs and singles only: no tractor to map
+        if flat:
+            n_pairs = codes.count(1)
+            n_singles = len(codes) - n_pairs
+            pp, sp = _pair_single_powers(powers, lead_cards)
+            threshold = _flat_best(pp, sp, n_pairs, n_singles)
+        else:
+            threshold = best_tops(ctx, lead_cards, codes)
         for position in range(1, len(plays)):
             play = plays[position]
             if len(play) != size:
@@ -468,7 +544,14 @@ def evaluate_trick(
                 continue
             if any(keys[c.index] != key for c in play):
                 continue
-            if beats_tops(ctx, play, codes, threshold):
+            if max(powers[c.index] for c in play) <= max(threshold.values()):
+                continue  # its top card cannot beat the winner's strongest component type
+            if flat:
+                pp, sp = _pair_single_powers(powers, play)
+                if _flat_beats(pp, sp, n_pairs, n_singles, threshold):
+                    best_position, best_key = position, key
+                    threshold = _flat_best(pp, sp, n_pairs, n_singles)
+            elif beats_tops(ctx, play, codes, threshold):
                 best_position, best_key = position, key
                 threshold = best_tops(ctx, play, codes)
     return TrickOutcome(

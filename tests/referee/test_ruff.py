@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from referee.cards import Card, Rank, Suit, parse_cards
 from referee.shengji.order import TrumpContext
-from referee.shengji.tricks import evaluate_trick
+from referee.shengji.tricks import (
+    _flat_beats,
+    _flat_best,
+    _pair_single_powers,
+    beats_tops,
+    best_tops,
+    evaluate_trick,
+)
 
 HEARTS2 = TrumpContext.of(Rank.TWO, Suit.HEARTS)
 
@@ -154,3 +166,31 @@ def test_no_trump_ruff_only_with_jokers_and_level_cards() -> None:
     assert evaluate_trick(ctx, 0, plays("AS", "KH", "2D", "3S")).winner == 2
     outcome = evaluate_trick(ctx, 0, plays("AS AS", "2D 2D", "SJ SJ", "3S 4S"))
     assert outcome.winner == 2 and outcome.won_with_trump
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_pairs_and_singles_shortcut_agrees_with_full_mapping_search_i1(data: st.DataObject) -> None:
+    """The fast path for throws without tractors gives the same strongest mapping and the same
+    over-ruff verdict as trying every mapping."""
+    ctx = TrumpContext.of(Rank.TEN, Suit.CLUBS)
+    pool = parse_cards("3C 4C 6C 6C 8C 9C 9C QC AC 10D 10S 10C SJ BJ 5C 5C")
+    n_pairs = data.draw(st.integers(0, 2))
+    n_singles = data.draw(st.integers(0 if n_pairs else 2, 3))
+    codes = (1,) * n_pairs + (0,) * n_singles
+    size = 2 * n_pairs + n_singles
+    earlier = data.draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size))
+    later = data.draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size))
+    for play in (earlier, later):
+        if max(Counter(play).values()) > 2:
+            return
+    threshold = best_tops(ctx, earlier, codes)
+    pp, sp = _pair_single_powers(ctx.powers, earlier)
+    if not threshold:
+        assert len(pp) < n_pairs
+        return
+    assert _flat_best(pp, sp, n_pairs, n_singles) == threshold
+    lp, ls = _pair_single_powers(ctx.powers, later)
+    assert _flat_beats(lp, ls, n_pairs, n_singles, threshold) == beats_tops(
+        ctx, later, codes, threshold
+    )

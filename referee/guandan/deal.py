@@ -203,6 +203,10 @@ class _Replay:
         self.deal.timeouts = list(setup.timeouts)
         self.deal.fouls = list(setup.fouls)
         self.deal.leader = self._expected_leader()
+        if setup.duties is None:  # deal 1: no tribute, play starts at once
+            self.deal.phase = "playing"
+            self.deal.turn.next_to_play = self.deal.leader
+        self.opened = False  # True once the first play (or quick result) is in
         self.played: dict[Card, int] = {}
         self.seat_plays: list[list[tuple[int, tuple[Card, ...]]]] = [[], [], [], []]
         self.reported = [False] * 4
@@ -269,7 +273,7 @@ class _Replay:
 
     # -- tribute (进贡), return (还贡), anti-tribute (抗贡) ---------------------------------
     def before_play(self) -> None:
-        if self.deal.phase != "tribute":
+        if self.opened:
             raise self.invalid("tribute events must come before the first play")
 
     def tribute(self, event: Mapping[str, Any]) -> None:
@@ -373,12 +377,14 @@ class _Replay:
     def start_turn(self, seat: int) -> bool:
         """Common checks of a play or pass; False when the event is a consumed skip."""
         deal = self.deal
-        if deal.phase == "tribute":
-            self.close_tribute()
+        if not self.opened:
+            self.opened = True
+            if deal.phase == "tribute":
+                self.close_tribute()
             if deal.leader is not None and seat != deal.leader:
                 self.violation("wrong_leader", seat, f"seat {deal.leader} should lead")
                 deal.turn.next_to_play = seat
-        elif deal.phase != "playing":
+        if deal.phase != "playing":
             raise self.invalid("the deal is over")
         if deal.turn.cards_left[seat] <= 0:
             raise self.invalid(f"seat {seat} has no cards left")
@@ -551,6 +557,7 @@ class _Replay:
             raise self.invalid(f"order {raw} contradicts the seats already out {out}")
         if self.deal.phase == "tribute":
             self.close_tribute(check_missing=bool(self.deal.tributes or self.deal.anti_tribute))
+        self.opened = True
         order = list(raw)
         if len(order) < 4:
             ends = partner(order[0]) == order[1] or len(order) == 3

@@ -42,7 +42,7 @@ def test_deal_played_at_level_of_side_on_table_004_s4_6(replay):
 
 def test_first_deal_on_table_from_record(replay):
     deal = replay([], levels=["5", "8"], on_table=1)["deals"][0]
-    assert (deal["level"], deal["on_table"], deal["phase"]) == ("8", 1, "tribute")
+    assert (deal["level"], deal["on_table"], deal["phase"]) == ("8", 1, "playing")  # no tribute in deal 1
 
 
 def test_a_must_be_played_promotion_stops_at_a_004_s5_1(replay):

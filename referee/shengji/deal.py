@@ -138,6 +138,7 @@ class DealResult:
             "defender_total": self.defender_total,
             "outcome": None if self.score is None else self.score.outcome_json(),
             "levels_after": list(self.levels_after or self.levels),
+            "next_dealer": None if self.score is None else self.score.next_dealer,
             "next_leader": self.next_leader,
             "violations": [violation.to_json() for violation in self.violations],
         }

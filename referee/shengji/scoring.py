@@ -347,7 +347,7 @@ def _table_steps(rulebook: Rulebook, x: int) -> tuple[bool, int]:
     if rulebook.promotion == "shuangkou":
         # 003 九 with I-6: the dealer side's score is 200 − x.
         if x <= 0:
-            return True, 12  # straight to A; clipped below
+            return True, ACE_INDEX  # straight to A: `promote` counts the real distance
         if x < 80:
             return True, max(0, (200 - x - 120) // 10)
         return False, (x - 80) // 10
@@ -422,12 +422,12 @@ def promote(
         elif dealer_won and x <= 0:
             new_levels[winning_side] = "A"
             soft[winning_side] = 1
-            steps_done = ACE_INDEX - level_index(current)
+            steps = steps_done = ACE_INDEX - level_index(current)
             notes.append("x = 0: dealer straight to A + 1 soft A (003 九.2)")
         elif not dealer_won and x >= 200:
             new_levels[winning_side] = "A"
             soft[winning_side] = x // 200
-            steps_done = ACE_INDEX - level_index(current)
+            steps = steps_done = ACE_INDEX - level_index(current)
             notes.append("x ≥ 200: defenders straight to A + soft A (003 九.3)")
         else:
             target = min(level_index(current) + steps, ACE_INDEX)

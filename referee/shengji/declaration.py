@@ -49,13 +49,15 @@ Readings adopted here (each an option or the seed's plain text):
   (`DeclarationOutcome.wrong_declaration_side` is the offending side).
 - I-D3 shuangsheng-17 later deals: an opponent's declaration at its own level takes the
   deal only when the two levels differ; at equal levels it is the dealer's level.
-- I-D4 the grab deal with nobody declaring in union-2deck / eighty-rr: the first drawer
-  deals and flips (as shuangkou-simple says), else the record's `dealer`.
+- I-D4 the grab deal with nobody declaring: with `first_drawer_deals_if_nobody`
+  (shuangkou-simple 四) the first drawer deals by rule; otherwise (union-2deck is silent)
+  the record's `dealer` deals, else the first drawer, and no `wrong_dealer` is reported.
 - I-D5 "the declarer may overcall only after another player did" concerns the seat that
   made the first declaration; in shuangkou-simple the dealer, after the bury, likewise
   needs another player's overcall after the bury (seed 003 三.2).
-- I-D6 shuangkou-simple: every pair (level pair or joker pair) may answer a standing pair
-  ("不分花色"); the later one counts.
+- I-D6 shuangkou-simple: any level pair answers a standing level pair ("不分花色", the later
+  one counts); a joker pair answers a level pair, a big-joker pair a small-joker pair,
+  and nothing but a big-joker pair answers a small-joker pair.
 - A pair shown as the first call is a declaration (declaring with a pair is stronger);
   a joker pair may declare except in shuangsheng-17 ("对王牌不可进行报主").
 """
@@ -242,8 +244,6 @@ def _classify(
         big = jokers[0] is BIG_JOKER
         if rulebook.overcall == "ladder":
             return _Call(seat, "joker_pair", cards, None, (2, 6 if big else 5), level)
-        if rulebook.overcall == "after_bury":
-            return _Call(seat, "joker_pair", cards, None, (2, 0), level)
         return _Call(seat, "joker_pair", cards, None, (3, 1 if big else 0), level)
     if rulebook.declaration == "level_with_joker":
         if not levels and len(jokers) == 1:
@@ -294,8 +294,8 @@ def _overcall_problem(
         return _Rejected(
             "shengji.overcall.joker_pair_final", "a joker pair is final: nothing overcalls it"
         )
-    if rulebook.overcall == "after_bury":
-        return None  # I-D6: any pair answers a standing single or pair
+    if rulebook.overcall == "after_bury" and new.form == standing.form == "pair":
+        return None  # I-D6: 不分花色 — any level pair answers a standing level pair
     suit_order = grab and rulebook.overcall_suit_order_first_deal
     if rulebook.overcall_only_over_single and standing.strength[0] >= 2 and not suit_order:
         return _Rejected(
@@ -396,10 +396,18 @@ class _Resolver:
         joker_pair = len(event.cards) == 2 and all(card.is_joker for card in event.cards)
         return event.face_down or (self.rulebook.declaration_face_down and not joker_pair)
 
-    def show(self, seat: int, cards: Sequence[Card]) -> None:
+    def show(self, seat: int, cards: Sequence[Card], index: int) -> None:
+        """Note the cards `seat` showed from its hand; more than two decks hold is invalid."""
         shown = self.shown.setdefault(seat, Counter())
         for card, count in Counter(cards).items():
             shown[card] = max(shown[card], count)
+            total = sum(seen[card] for seen in self.shown.values())
+            if total > 2:
+                raise InvalidRecordError(
+                    f"more than two {card} shown in declarations (two decks hold two)",
+                    deal=self.setup.number,
+                    event=index,
+                )
 
     def wrong_declaration(self, seat: int, index: int) -> str:
         """Apply 亮错级牌 (I-D2); return the effect text."""
@@ -415,7 +423,7 @@ class _Resolver:
     def call(self, event: Declare | Overcall) -> None:
         kind = "declare" if isinstance(event, Declare) else "overcall"
         seat = event.seat
-        self.show(seat, event.cards)
+        self.show(seat, event.cards, event.index)
         late = "shengji.declare.too_late" if self.standing is None else "shengji.overcall.too_late"
         if self.first_play is not None:
             self.reject(event, kind, _Rejected(late, "the first lead has been played"))
@@ -604,7 +612,7 @@ class _Resolver:
         )
 
     def reinforce(self, event: Reinforce) -> None:
-        self.show(event.seat, (*self._own_cards(event.seat), *event.cards))
+        self.show(event.seat, (*self._own_cards(event.seat), *event.cards), event.index)
         standing = self.standing
         problem: _Rejected | None = None
         if not self.rulebook.reinforce_allowed:
@@ -706,8 +714,8 @@ class _Resolver:
         self.flipped = event.card
         effect = f"定主: {event.card.display()} → {_suit_name(event.card.suit)}"
         if self.grab and self.dealer is None:
-            self.dealer = self.nobody_dealer()
-            self.dealer_event = event.index
+            self.dealer, by_rule = self.nobody_dealer()
+            self.dealer_event = event.index if by_rule else None
             effect += f", dealer {self.dealer}"
         if self.rulebook.overcall == "after_bury":
             effect += "; nobody may overcall"
@@ -715,12 +723,13 @@ class _Resolver:
             DeclarationRow(event.index, None, "flip", (event.card,), False, True, effect)
         )
 
-    def nobody_dealer(self) -> int:
-        """Dealer of a grab deal where nobody declared (I-D4)."""
+    def nobody_dealer(self) -> tuple[int, bool]:
+        """Dealer of a grab deal where nobody declared, and whether the rulebook says so (I-D4)."""
         setup = self.setup
         if self.rulebook.first_drawer_deals_if_nobody:
-            return _first_known(setup.first_drawer, setup.given_dealer, 0)
-        return _first_known(setup.first_drawer, setup.given_dealer, 0)
+            by_rule = setup.first_drawer is not None
+            return _first_known(setup.first_drawer, setup.given_dealer, 0), by_rule
+        return _first_known(setup.given_dealer, setup.first_drawer, 0), False
 
     def bury(self, event: Bury) -> None:
         if len(event.cards) != BOTTOM_SIZE:
@@ -832,7 +841,7 @@ class _Resolver:
         setup = self.setup
         if self.dealer is None:
             self.dealer = (
-                self.nobody_dealer()
+                self.nobody_dealer()[0]
                 if self.grab
                 else _first_known(setup.given_dealer, setup.first_drawer, 0)
             )
@@ -1046,7 +1055,10 @@ def simulate_declaration_phase(
         return resolve_declarations(rulebook, setup, parse_events([*events, *extra], setup.number))
 
     def legal(candidate: dict[str, Any]) -> bool:
-        return not resolve([candidate]).violations
+        try:
+            return not resolve([candidate]).violations
+        except InvalidRecordError:
+            return False
 
     def options(kind: str) -> list[dict[str, Any]]:
         found = []
@@ -1075,7 +1087,7 @@ def simulate_declaration_phase(
         pool = singles if singles and rng.random() < 0.85 else declarations
         keep(rng.choice(pool))
         # 防反: the declarer adds the twin.
-        if rulebook.reinforce_allowed and rng.random() < 0.3:
+        if rulebook.reinforce_allowed and len(events[0]["cards"]) == 1 and rng.random() < 0.3:
             first = events[0]
             twin = {"type": "reinforce", "seat": first["seat"], "cards": first["cards"][:1]}
             card = parse_events([twin], setup.number)[0]

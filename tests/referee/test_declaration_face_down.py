@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from referee.cards import Suit, parse_cards
+from referee.errors import InvalidRecordError
 from referee.rulebooks import find_rulebook
 from referee.shengji.declaration import DealSetup, DeclarationOutcome, resolve_declarations
 from referee.shengji.events import event_to_json, parse_events
@@ -80,3 +83,14 @@ def test_declared_cards_per_seat_include_rejected_and_reinforced_000_art13() -> 
         2: parse_cards("2S 2S"),
         3: parse_cards("7C"),
     }
+
+
+def test_more_cards_shown_than_two_decks_hold_is_invalid_000_art13() -> None:
+    """000 第十三条: calls are shown from the hand; three ♥2 cannot be shown by two decks."""
+    events = [
+        {"type": "declare", "seat": 1, "cards": ["2H"]},
+        {"type": "overcall", "seat": 2, "cards": ["2H", "2H"]},
+    ]
+    with pytest.raises(InvalidRecordError) as caught:
+        resolve("union-2deck", events, dealer=0)
+    assert (caught.value.deal, caught.value.event) == (2, 1)

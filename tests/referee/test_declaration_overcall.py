@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
 
-from referee.cards import Suit
+from referee.cards import Suit, parse_cards
 from referee.rulebooks import find_rulebook
 from referee.shengji.declaration import DealSetup, DeclarationOutcome, resolve_declarations
 from referee.shengji.events import parse_events
@@ -70,7 +71,7 @@ def test_union_joker_pair_overcall_is_no_trump_000_art13() -> None:
         ("2C 2C", "2H 2H", True),
         ("2H 2H", "2S 2S", True),
         ("2S 2S", "2H 2H", False),
-        ("2H 2H", "2H 2H", False),
+        ("2H 2H", "2D 2D", False),
         ("2S 2S", "SJ SJ", True),
         ("SJ SJ", "BJ BJ", True),
         ("BJ BJ", "2S 2S", False),
@@ -80,9 +81,10 @@ def test_union_grab_pairs_overcall_by_suit_order_000_art2(
     first: str, second: str, accepted: bool
 ) -> None:
     """000 第二条: 用两张相同花色超抢，按照黑 > 红 > 梅 > 方 (joker pairs above, I-D1)."""
+    opening = next(card for card in ("2D", "2C", "2H", "2S") if card not in first + second)
     out = resolve(
         "union-2deck",
-        [call("declare", 0, "2D"), call("overcall", 1, first), call("overcall", 2, second)],
+        [call("declare", 0, opening), call("overcall", 1, first), call("overcall", 2, second)],
     )
     assert out.history[2].accepted is accepted
     assert out.dealer == (2 if accepted else 1)
@@ -92,7 +94,7 @@ def test_union_grab_pairs_overcall_by_suit_order_000_art2(
 
 def test_union_later_deal_overcall_answers_only_a_single_000_art13() -> None:
     """000 第十三条二 反已亮单张级牌 (I-D1): after deal 1 a pair cannot answer a pair."""
-    events = [call("declare", 0, "5S"), call("overcall", 1, "5D 5D"), call("overcall", 2, "5S 5S")]
+    events = [call("declare", 0, "5S"), call("overcall", 1, "5D 5D"), call("overcall", 2, "5H 5H")]
     out = resolve("union-2deck", events, number=3, levels=("5", "7"), dealer=2)
     assert rule_ids(out) == ["shengji.overcall.only_over_single"]
     assert out.trump_suit is Suit.DIAMONDS
@@ -151,7 +153,7 @@ def test_eighty_level_pair_cannot_overcall_a_level_pair_002_s3_3_2() -> None:
     """002 3.3.2: an overcall answers a single (反已亮单张级牌); equal pairs do not beat."""
     out = resolve(
         "eighty-rr",
-        [call("declare", 0, "2S"), call("overcall", 1, "2H 2H"), call("overcall", 2, "2S 2S")],
+        [call("declare", 0, "2S"), call("overcall", 1, "2H 2H"), call("overcall", 2, "2C 2C")],
         dealer=0,
     )
     assert rule_ids(out) == ["shengji.overcall.too_weak"]
@@ -166,14 +168,29 @@ def test_eighty_no_self_overcall_002_s3_3_2() -> None:
 # -- shuangsheng-17 --------------------------------------------------------------------------
 
 LADDER = ["2D 2D BJ", "2C 2C SJ", "2H 2H BJ", "2S 2S SJ", "SJ SJ", "BJ BJ"]
+OPENINGS = ["2H BJ", "2S SJ", "2D BJ", "2C SJ"]
 
 
-@pytest.mark.parametrize("low", range(len(LADDER)))
-@pytest.mark.parametrize("high", range(len(LADDER)))
-def test_shuangsheng_overcall_ladder_001_s4(low: int, high: int) -> None:
+def physically_possible(*calls: str) -> bool:
+    """Two decks hold two of each card: a table cannot show more."""
+    shown = Counter(card for cards in calls for card in parse_cards(cards))
+    return max(shown.values()) <= 2
+
+
+# Every (lower call, higher call) a table can show, with an opening declaration that fits.
+LADDER_CASES = [
+    (low, high, openings[0])
+    for low in range(len(LADDER))
+    for high in range(len(LADDER))
+    if (openings := [o for o in OPENINGS if physically_possible(o, LADDER[low], LADDER[high])])
+]
+
+
+@pytest.mark.parametrize(("low", "high", "opening"), LADDER_CASES)
+def test_shuangsheng_overcall_ladder_001_s4(low: int, high: int, opening: str) -> None:
     """001 四 规定: ♦对+大王 < ♣对+小王 < ♥对+大王 < ♠对+小王 < 对小王 < 对大王."""
     events = [
-        call("declare", 0, "2S SJ"),
+        call("declare", 0, opening),
         call("overcall", 1, LADDER[low]),
         call("overcall", 2, LADDER[high]),
     ]
@@ -245,15 +262,14 @@ def test_shuangsheng_declarer_overcalls_only_after_another_001_s4_3() -> None:
 def test_shuangsheng_overcall_may_repeat_by_the_ladder_001_s4_3() -> None:
     """001 四.3: 每一局均可按照反主牌的大小顺序多次进行."""
     events = [
-        call("declare", 0, "2S SJ"),
-        call("overcall", 1, "2D 2D BJ"),
-        call("overcall", 2, "2C 2C SJ"),
-        call("overcall", 3, "SJ SJ"),
-        call("overcall", 0, "BJ BJ"),
+        call("declare", 0, "2D BJ"),
+        call("overcall", 1, "2C 2C SJ"),
+        call("overcall", 2, "2H 2H BJ"),
+        call("overcall", 0, "2S 2S SJ"),
     ]
     out = resolve("shuangsheng-17", events, number=2, dealer=0)
-    assert out.violations == () and out.trump_suit is None
-    assert [row.seat for row in out.history if row.accepted] == [0, 1, 2, 3, 0]
+    assert out.violations == () and out.trump_suit is Suit.SPADES
+    assert [row.seat for row in out.history if row.accepted] == [0, 1, 2, 0]
 
 
 # -- shuangkou-simple ------------------------------------------------------------------------
@@ -292,3 +308,16 @@ def test_shuangkou_single_cannot_overcall_003_s3() -> None:
     events = [call("declare", 1, "2S", face_down=True), call("overcall", 2, "2D", face_down=True)]
     out = resolve("shuangkou-simple", events, number=2, dealer=0)
     assert rule_ids(out) == ["shengji.overcall.too_weak"]
+
+
+def test_shuangkou_joker_pairs_rank_above_level_pairs_i_d6() -> None:
+    """003 三 (I-D6): a level pair cannot answer a joker pair; a big-joker pair answers a small."""
+    events = [
+        call("declare", 0, "2S", face_down=True),
+        call("overcall", 1, "SJ SJ"),
+        call("overcall", 2, "2D 2D", face_down=True),
+        call("overcall", 3, "BJ BJ"),
+    ]
+    out = resolve("shuangkou-simple", events, number=2, dealer=0)
+    assert rule_ids(out) == ["shengji.overcall.too_weak"] and out.violations[0].event == 2
+    assert out.trump_suit is None and [r.accepted for r in out.history] == [True, True, False, True]

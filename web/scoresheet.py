@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 
 from referee.rulebooks import find_rulebook
 from web import services
-from web.i18n import cards_text, trump_text
+from web.i18n import EVENT_TYPES, cards_text, term, trump_text
 from web.models import Match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,9 +30,13 @@ def _side_name(side: Any) -> str:
 def _declarations(deal: dict[str, Any], players: list[str]) -> list[str]:
     rows = []
     for item in deal.get("declarations") or []:
+        if item.get("kind") == "bury":
+            continue  # the bottom is not a declaration (and stays face down)
         seat = item.get("seat")
         cards = _("face down (暗)") if item.get("face_down") else cards_text(item.get("cards"))
-        kind = item.get("kind") or ""
+        kind = term(EVENT_TYPES, item.get("kind") or "")
+        if item.get("accepted") is False:
+            kind += " ✗"
         who = _seat_label(seat, players)
         rows.append(f"{who} {kind} {cards}".strip())
     return rows

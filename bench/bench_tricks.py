@@ -9,15 +9,23 @@ import time
 from collections import Counter
 from typing import Any
 
-from referee.cards import NATURAL_RANKS, SUITS, two_decks
+from referee.cards import NATURAL_RANKS, SUITS, parse_cards, two_decks
 from referee.rulebooks import find_rulebook
 from referee.shengji.events import Trick
 from referee.shengji.follow import hindsight_violations, legal_follow, random_lead
 from referee.shengji.order import TrumpContext
 from referee.shengji.tricks import classify_lead, evaluate_trick
 
+# Seed 002 3.6.2's over-ruff examples and a tractor throw ruffed twice (trump ♥, level 2).
+FIXED = {
+    "seed002_ex1_singles_throw": ("AS KS 10S 9S", "SJ 8H 7H 4H", "BJ 3H 2H 5H", "3S 4S 5S 6S"),
+    "seed002_ex2_pair_throw": ("10S 10S AS QS JS", "7H 7H SJ 5H 6H", "9H 9H BJ 4H 3H",
+                               "3S 4S 5S 6S 8S"),
+    "tractor_throw_two_ruffs": ("AS AS KS KS 9S", "3H 3H 4H 4H 5H", "3S 4S 5S 6S 8S",
+                                "6H 6H 7H 7H 8H"),
+}
 DEALS = 40
-REPEAT = 200
+REPEAT = 50
 
 
 def simulated_deal(seed: int) -> tuple[TrumpContext, list[Trick]]:
@@ -43,11 +51,15 @@ def simulated_deal(seed: int) -> tuple[TrumpContext, list[Trick]]:
     return ctx, tricks
 
 
-def _per_call_us(fn: Any, repeat: int) -> float:
-    start = time.perf_counter_ns()
-    for _ in range(repeat):
-        fn()
-    return (time.perf_counter_ns() - start) / repeat / 1000
+def _per_call_us(fn: Any, repeat: int, bursts: int = 5) -> float:
+    """µs per call: the best of `bursts` bursts (the machine is shared; the best is the cost)."""
+    best = float("inf")
+    for _ in range(bursts):
+        start = time.perf_counter_ns()
+        for _ in range(repeat):
+            fn()
+        best = min(best, (time.perf_counter_ns() - start) / repeat / 1000)
+    return best
 
 
 def main() -> dict[str, float]:
@@ -64,12 +76,19 @@ def main() -> dict[str, float]:
             by_kind.setdefault(classify_lead(ctx, plays[0]).kind, []).append(us)
     rulebook = find_rulebook("union-2deck")
     hindsight = [
-        _per_call_us(lambda: hindsight_violations(ctx, rulebook, tricks, {}), 20)  # noqa: B023
+        _per_call_us(lambda: hindsight_violations(ctx, rulebook, tricks, {}), 5)  # noqa: B023
         for ctx, tricks in deals
     ]
+    hearts = TrumpContext.of(NATURAL_RANKS[0], SUITS[1])
+    for name, texts in FIXED.items():
+        fixed = [parse_cards(t) for t in texts]
+        by_kind.setdefault(name, []).append(
+            _per_call_us(lambda: evaluate_trick(hearts, 0, fixed), REPEAT)  # noqa: B023
+        )
     figures = {
         "trick_median_us": statistics.median(per_trick),
         "trick_p90_us": statistics.quantiles(per_trick, n=10)[-1],
+        "trick_max_us": max(per_trick),
         "hindsight_deal_median_us": statistics.median(hindsight),
         "tricks": float(len(per_trick)),
     }
@@ -78,7 +97,7 @@ def main() -> dict[str, float]:
         figures[f"{kind}_count"] = float(len(values))
     print(f"shengji tricks: {len(per_trick)} tricks from {DEALS} simulated deals")
     for name, value in figures.items():
-        print(f"  {name:28s} {value:10.1f}")
+        print(f"  {name:40s} {value:10.1f}")
     return figures
 
 

@@ -18,15 +18,22 @@ deal stops the match there (an unfinished deal is abandoned).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.cards import Rank, parse_rank
 from referee.errors import InvalidRecordError, NotationError
-from referee.guandan.deal import DealResult, DealSetup, partner, replay_deal, tribute_duties
+from referee.guandan.deal import (
+    DealResult,
+    DealSetup,
+    TributeDuties,
+    partner,
+    replay_deal,
+    tribute_duties,
+)
 from referee.rulebooks import Rulebook
 
-__all__ = ["LEVELS_UP", "level_name", "promotion", "replay_guandan"]
+__all__ = ["LEVELS_UP", "GuandanMatch", "level_name", "promotion", "replay_guandan"]
 
 ACE = 14
 # Promotion of the first player's side by the partner's place (seed 五.2).
@@ -57,6 +64,129 @@ def _level_value(raw: Any, where: str) -> int:
     return rank.natural
 
 
+class GuandanMatch:
+    """A match replayed deal by deal: levels, side on the table, A counts, the end.
+
+    >>> from referee.rulebooks import find_rulebook
+    >>> match = GuandanMatch(find_rulebook("guandan-lyg"))
+    >>> match.add_deal({"events": [{"type": "result", "order": [1, 0, 3, 2]}]})["levels_after"]
+    ['2', '4']
+    >>> match.on_table, match.level
+    (1, <Rank.FOUR: '4'>)
+    """
+
+    def __init__(self, rulebook: Rulebook, levels: Sequence[int] = (2, 2), on_table: int = 0) -> None:
+        self.rulebook = rulebook
+        self.levels = [levels[0], levels[1]]
+        self.on_table = on_table
+        self.a_failures = [0, 0]
+        self.a_series = [0, 0]
+        self.timeouts = (0, 0)
+        self.fouls = (0, 0, 0, 0)
+        self.duties: TributeDuties | None = None
+        self.finished = False
+        self.winner: int | None = None
+        self.reason: str | None = None
+        self.deals: list[dict[str, Any]] = []
+        self.last_open = False  # the last deal is unfinished (only the record's end may be)
+        self.reset_levels = [parse_rank(r).natural for r in rulebook.guandan_a_reset_levels] or [2]
+
+    @property
+    def level(self) -> Rank:
+        """The level the next deal is played at: the side on the table's."""
+        return _RANK_OF_VALUE[self.levels[self.on_table]]
+
+    def add_deal(self, deal_doc: Mapping[str, Any]) -> dict[str, Any]:
+        """Replay the next deal and apply its outcome; returns the deal's result JSON."""
+        number = len(self.deals) + 1
+        if self.finished:
+            raise InvalidRecordError("the match is already over", deal=number)
+        if self.last_open:
+            raise InvalidRecordError("an unfinished deal is followed by another deal", deal=number - 1)
+        if not isinstance(deal_doc, Mapping) or not isinstance(deal_doc.get("events", []), list):
+            raise InvalidRecordError("a deal must be an object with an events list", deal=number)
+        leader = deal_doc.get("leader")
+        if leader is not None and (isinstance(leader, bool) or leader not in (0, 1, 2, 3)):
+            raise InvalidRecordError(f"leader must be a seat 0..3, not {leader!r}", deal=number)
+        levels, on_table = self.levels, self.on_table
+        level_value = levels[on_table]
+        setup = DealSetup(
+            number=number,
+            level=_RANK_OF_VALUE[level_value],
+            on_table=on_table,
+            levels=(levels[0], levels[1]),
+            duties=self.duties,
+            leader=leader if self.duties is None else None,
+            timeouts=self.timeouts,
+            fouls=self.fouls,
+        )
+        deal = replay_deal(self.rulebook, setup, deal_doc.get("events", []))
+        self.timeouts = (deal.timeouts[0], deal.timeouts[1])
+        self.fouls = (deal.fouls[0], deal.fouls[1], deal.fouls[2], deal.fouls[3])
+        levels_before = list(levels)
+        for side in (0, 1):
+            levels[side] = max(2, levels[side] - deal.level_drops[side])
+        outcome: dict[str, Any] | None = None
+        self.duties = None
+        self.last_open = not deal.finished and deal.disqualified is None and not deal.time_up
+        if deal.finished:
+            side, up = promotion(deal.order)
+            passed_a = False
+            if level_value == ACE:
+                if side == on_table and up == 3:
+                    passed_a = True  # seed 六.2: first and second at A
+                else:
+                    self.a_failures[on_table] += 1
+                    if self.a_failures[on_table] >= self.rulebook.guandan_a_failures_to_j:
+                        self.a_failures[on_table] = 0
+                        self.a_series[on_table] += 1
+                        series = min(self.a_series[on_table], len(self.reset_levels))
+                        levels[on_table] = self.reset_levels[series - 1]
+            if not (level_value == ACE and side == on_table and not passed_a):
+                levels[side] = min(ACE, levels[side] + up)  # A must be played (五.1)
+            outcome = {"side": side, "levels_up": up, "passed_a": passed_a}
+            self.duties = tribute_duties(deal.order)
+            self.on_table = side
+            if passed_a:
+                self.end(side, "passed_a")
+        if deal.disqualified is not None:
+            self.end(1 - deal.disqualified % 2, "disqualified")
+        if deal.time_up:
+            self.time_up()
+        result = _deal_json(
+            deal, outcome, levels_before, levels, self.duties, self.a_failures, self.a_series
+        )
+        self.deals.append(result)
+        return result
+
+    def end(self, winner: int, reason: str) -> None:
+        """Finish the match (the first reason given stands)."""
+        if not self.finished:
+            self.finished, self.winner, self.reason = True, winner, reason
+
+    def time_up(self) -> None:
+        """Seed 六.1: at time-up the side ahead wins; equal levels → the side on the table."""
+        self.end(_time_up_winner(self.levels, self.on_table), "time_up")
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole `table-result/1` document."""
+        return {
+            "format": "table-result/1",
+            "game": "guandan",
+            "rulebook": self.rulebook.name,
+            "deals": self.deals,
+            "match": {
+                "levels": [level_name(v) for v in self.levels],
+                "on_table": self.on_table,
+                "a_attempts": list(self.a_failures),
+                "a_series": list(self.a_series),
+                "finished": self.finished,
+                "winner": self.winner,
+                "reason": self.reason,
+            },
+        }
+
+
 def replay_guandan(rulebook: Rulebook, doc: Mapping[str, Any]) -> dict[str, Any]:
     """The whole `table-result/1` JSON for a Guandan record (partial records too).
 
@@ -65,100 +195,23 @@ def replay_guandan(rulebook: Rulebook, doc: Mapping[str, Any]) -> dict[str, Any]
     raw_levels = doc.get("levels") or ["2", "2"]
     if not isinstance(raw_levels, list) or len(raw_levels) != 2:
         raise InvalidRecordError("levels must list the two sides' levels")
-    levels = [_level_value(raw_levels[0], "levels"), _level_value(raw_levels[1], "levels")]
+    levels = (_level_value(raw_levels[0], "levels"), _level_value(raw_levels[1], "levels"))
     on_table = doc.get("on_table", 0)
     if on_table not in (0, 1) or isinstance(on_table, bool):
         raise InvalidRecordError(f"on_table must be side 0 or 1, not {on_table!r}")
     deals_raw = doc.get("deals") or []
     if not isinstance(deals_raw, list):
         raise InvalidRecordError("deals must be a list")
-    a_failures = [0, 0]
-    a_series = [0, 0]
-    timeouts = (0, 0)
-    fouls = (0, 0, 0, 0)
-    duties = None
-    finished = False
-    winner: int | None = None
-    reason: str | None = None
-    results: list[dict[str, Any]] = []
-    reset_levels = [parse_rank(r).natural for r in rulebook.guandan_a_reset_levels] or [2]
-
-    for number, deal_doc in enumerate(deals_raw, start=1):
-        if finished:
-            raise InvalidRecordError("the match is already over", deal=number)
-        if not isinstance(deal_doc, Mapping) or not isinstance(deal_doc.get("events", []), list):
-            raise InvalidRecordError("a deal must be an object with an events list", deal=number)
-        leader = deal_doc.get("leader")
-        if leader is not None and (isinstance(leader, bool) or leader not in (0, 1, 2, 3)):
-            raise InvalidRecordError(f"leader must be a seat 0..3, not {leader!r}", deal=number)
-        level_value = levels[on_table]
-        setup = DealSetup(
-            number=number,
-            level=_RANK_OF_VALUE[level_value],
-            on_table=on_table,
-            levels=(levels[0], levels[1]),
-            duties=duties,
-            leader=leader if duties is None else None,
-            timeouts=timeouts,
-            fouls=fouls,
-        )
-        deal = replay_deal(rulebook, setup, deal_doc.get("events", []))
-        timeouts = (deal.timeouts[0], deal.timeouts[1])
-        fouls = (deal.fouls[0], deal.fouls[1], deal.fouls[2], deal.fouls[3])
-        levels_before = list(levels)
-        for side in (0, 1):
-            levels[side] = max(2, levels[side] - deal.level_drops[side])
-        outcome: dict[str, Any] | None = None
-        duties = None
-        if deal.finished:
-            side, up = promotion(deal.order)
-            passed_a = False
-            if level_value == ACE:
-                if side == on_table and up == 3:
-                    passed_a = True
-                else:
-                    a_failures[on_table] += 1
-                    if a_failures[on_table] >= rulebook.guandan_a_failures_to_j:
-                        a_failures[on_table] = 0
-                        a_series[on_table] += 1
-                        levels[on_table] = reset_levels[min(a_series[on_table], len(reset_levels)) - 1]
-            if not (level_value == ACE and side == on_table and not passed_a):
-                levels[side] = min(ACE, levels[side] + up)
-            outcome = {"side": side, "levels_up": up, "passed_a": passed_a}
-            duties = tribute_duties(deal.order)
-            on_table = side
-            if passed_a:
-                finished, winner, reason = True, side, "passed_a"
-        elif number < len(deals_raw) and deal.disqualified is None and not deal.time_up:
-            raise InvalidRecordError("an unfinished deal is followed by another deal", deal=number)
-        if deal.disqualified is not None and not finished:
-            finished, winner, reason = True, 1 - deal.disqualified % 2, "disqualified"
-        if deal.time_up and not finished:
-            finished, winner, reason = True, _time_up_winner(levels, on_table), "time_up"
-        results.append(_deal_json(deal, outcome, levels_before, levels, duties, a_failures, a_series))
-
+    match = GuandanMatch(rulebook, levels, on_table)
+    for deal_doc in deals_raw:
+        match.add_deal(deal_doc)
     elapsed = doc.get("elapsed_minutes")
     limit = rulebook.time_limit_minutes
-    clock_out = doc.get("time_up") is True or (
+    if doc.get("time_up") is True or (
         isinstance(elapsed, int | float) and limit is not None and elapsed >= limit
-    )
-    if clock_out and not finished:
-        finished, winner, reason = True, _time_up_winner(levels, on_table), "time_up"
-    return {
-        "format": "table-result/1",
-        "game": "guandan",
-        "rulebook": rulebook.name,
-        "deals": results,
-        "match": {
-            "levels": [level_name(v) for v in levels],
-            "on_table": on_table,
-            "a_attempts": list(a_failures),
-            "a_series": list(a_series),
-            "finished": finished,
-            "winner": winner,
-            "reason": reason,
-        },
-    }
+    ):
+        match.time_up()
+    return match.to_json()
 
 
 def _time_up_winner(levels: list[int], on_table: int) -> int:
@@ -173,7 +226,7 @@ def _deal_json(
     outcome: dict[str, Any] | None,
     levels_before: list[int],
     levels_after: list[int],
-    duties: Any,
+    duties: TributeDuties | None,
     a_failures: list[int],
     a_series: list[int],
 ) -> dict[str, Any]:

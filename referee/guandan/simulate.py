@@ -19,7 +19,7 @@ from typing import Any
 from referee.cards import BIG_JOKER, Card, Rank, two_decks
 from referee.guandan.combos import Combo, choose_reading, power, readings
 from referee.guandan.deal import partner
-from referee.guandan.match import replay_guandan
+from referee.guandan.match import GuandanMatch
 from referee.rulebooks import Rulebook
 
 __all__ = ["simulate_guandan"]
@@ -40,20 +40,18 @@ def simulate_guandan(rulebook: Rulebook, seed: int) -> dict[str, Any]:
         "on_table": 0,
         "deals": [],
     }
-    state = replay_guandan(rulebook, doc)
-    while not state["match"]["finished"]:
+    match = GuandanMatch(rulebook)
+    while not match.finished:
         if len(doc["deals"]) >= MAX_DEALS:
             doc["time_up"] = True
             break
-        match = state["match"]
-        level = Rank(match["levels"][match["on_table"]])
-        duties = state["deals"][-1]["tribute_next"] if state["deals"] else None
+        duties = match.duties.to_json() if match.duties is not None else None
         deal: dict[str, Any] = {"events": []}
         if duties is None:
             deal["leader"] = rng.randrange(4)
-        _simulate_deal(rulebook, level, duties, deal, rng)
+        _simulate_deal(rulebook, match.level, duties, deal, rng)
         doc["deals"].append(deal)
-        state = replay_guandan(rulebook, doc)
+        match.add_deal(deal)
     return doc
 
 

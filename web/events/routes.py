@@ -20,7 +20,7 @@ from flask import (
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from referee.tournament import TIEBREAKS
+from referee.tournament import TIEBREAKS, scoring_for
 from web.auth import director_required, is_director, may_referee, table_referee_required
 from web.events import bp
 from web.events import services as ts
@@ -265,6 +265,7 @@ def hall_data(event_id: int) -> Response:
     current = all_rounds[-1] if all_rounds else None
     tables: list[dict[str, Any]] = []
     byes: list[str] = []
+    scoring = scoring_for(ts.event_rulebook(event))
     if current is not None:
         status = ts.round_status(current)
         by_pairs = {(r["match"].pair_a_id, r["match"].pair_b_id): r for r in status["matches"]}
@@ -274,12 +275,17 @@ def hall_data(event_id: int) -> Response:
                 continue
             row = by_pairs.get((p["home"], p["away"]))
             cache = (row["match"].state_cache or {}) if row else {}
+            score = cache.get("levels") if scoring != "eighty" else None
+            if row and row["finished"] and scoring == "eighty":
+                outcome = ts.match_outcome(event, row["match"])
+                if outcome is not None:
+                    score = list(outcome["facts"].deal_points)
             tables.append(
                 {
                     "table": p["table"],
                     "home": names[p["home"]].name,
                     "away": names[p["away"]].name,
-                    "levels": cache.get("levels"),
+                    "levels": score,
                     "deal": cache.get("deal"),
                     "finished": bool(row and row["finished"]),
                     "confirmed": bool(row and row["confirmation"]),

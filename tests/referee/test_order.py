@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from referee.cards import ALL_CARDS, Rank, Suit, parse_card
+from referee.cards import ALL_CARDS, Card, Rank, Suit, parse_card
 from referee.shengji.order import TRUMP, TrumpContext
 
 
-def c(text: str):
+def c(text: str) -> Card:
     return parse_card(text)
 
 

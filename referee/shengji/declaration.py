@@ -67,11 +67,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, Rank, Suit
-from referee.errors import InvalidRecordError
+from referee.errors import IllegalPlayError, InvalidRecordError
 from referee.rulebooks import Rulebook
 from referee.shengji.events import (
     Bury,
@@ -93,9 +93,12 @@ __all__ = [
     "DeclarationOutcome",
     "DeclarationRow",
     "SimulatedDeclarations",
+    "can_call",
+    "legal_calls",
     "resolve_declarations",
     "simulate_declaration_phase",
     "simulate_declarations",
+    "verify_call",
 ]
 
 BOTTOM_SIZE = 8
@@ -1147,3 +1150,77 @@ def simulate_declarations(
     """
     result = simulate_declaration_phase(rulebook, setup, hands, bottom, rng)
     return result.events, result.dealer, result.trump_suit, result.hands
+
+
+# -- checking one new call (the web layer's verify / can / legal triad) ----------------------
+
+
+def verify_call(
+    rulebook: Rulebook, setup: DealSetup, events: Sequence[Event], event: Event
+) -> None:
+    """Raise `IllegalPlayError(rule_id, …)` if `event` (appended to `events`) breaks a rule.
+
+    Only the findings about `event` itself count; earlier violations are already on the
+    sheet. An impossible event (a bury of 7 cards) raises `InvalidRecordError`.
+
+    >>> from referee.rulebooks import find_rulebook
+    >>> from referee.shengji.events import parse_event
+    >>> calls = [parse_event({"type": "declare", "seat": 0, "cards": ["2S"]}, 0)]
+    >>> verify_call(find_rulebook("union-2deck"), DealSetup(1, ("2", "2")), calls,
+    ...             parse_event({"type": "overcall", "seat": 0, "cards": ["2H", "2H"]}, 1))
+    Traceback (most recent call last):
+    ...
+    referee.errors.IllegalPlayError: nobody may overcall their own call
+    """
+    index = len(events)
+    if getattr(event, "index", index) != index:
+        event = replace(event, index=index)
+    outcome = resolve_declarations(rulebook, setup, [*events, event])
+    for violation in outcome.violations:
+        if violation.event == index and violation.kind != "wrong_dealer":
+            raise IllegalPlayError(
+                violation.rule_id, violation.detail, seat=violation.seat, event=index
+            )
+
+
+def can_call(rulebook: Rulebook, setup: DealSetup, events: Sequence[Event], event: Event) -> bool:
+    """True when `verify_call` would accept `event` (False also for an impossible event)."""
+    try:
+        verify_call(rulebook, setup, events, event)
+    except (IllegalPlayError, InvalidRecordError):
+        return False
+    return True
+
+
+def legal_calls(
+    rulebook: Rulebook,
+    setup: DealSetup,
+    events: Sequence[Event],
+    seat: int,
+    hand: Counter[Card] | None = None,
+) -> list[tuple[str, tuple[Card, ...]]]:
+    """(kind, cards) of every call `seat` could make next, for the tablet's hints.
+
+    With `hand` None every card is assumed available (the referee does not see hands).
+
+    >>> from referee.rulebooks import find_rulebook
+    >>> [cards for kind, cards in legal_calls(find_rulebook("shuangsheng-17"),
+    ...     DealSetup(1, ("2", "2")), [], 0)][:2]
+    [(Card('2S'), Card('SJ')), (Card('2H'), Card('BJ'))]
+    """
+    if hand is None:
+        hand = Counter({card: 2 for card in (*_CARDS_BY_RANK_SUIT, SMALL_JOKER, BIG_JOKER)})
+    ranks: list[Rank] = (
+        [Rank(rulebook.fixed_level)] if rulebook.fixed_level is not None else list(setup.levels)
+    )
+    index = len(events)
+    standing = resolve_declarations(rulebook, setup, events).declarer is not None
+    kinds = ("overcall", "declare") if standing else ("declare", "overcall")
+    found: list[tuple[str, tuple[Card, ...]]] = []
+    for cards in _call_candidates(rulebook, hand, ranks):
+        for kind in kinds:
+            event: Event = (Declare if kind == "declare" else Overcall)(index, seat, tuple(cards))
+            if can_call(rulebook, setup, events, event):
+                found.append((kind, tuple(cards)))
+                break
+    return found

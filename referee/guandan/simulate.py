@@ -174,6 +174,18 @@ def _candidates(hand: list[Card], level: Rank) -> list[tuple[Card, ...]]:
             found.append(tuple(of(v)[0] for v in window))
         elif len(missing) == 1 and wilds:
             found.append(tuple(of(v)[0] for v in window if v in values) + (wilds[0],))
+    by_suit: dict[Any, dict[int, Card]] = {}
+    for cards in groups.values():
+        for card in cards:
+            by_suit.setdefault(card.suit, {})[card.rank.natural] = card
+    for suited in by_suit.values():  # straight flushes (同花顺), natural or with one wild
+        if 14 in suited:
+            suited[1] = suited[14]
+        for top in range(5, 15):
+            window = range(top - 4, top + 1)
+            missing = [v for v in window if v not in suited]
+            if not missing or (len(missing) == 1 and wilds):
+                found.append(tuple(suited[v] for v in window if v in suited) + tuple(wilds[: len(missing)]))
     for top in range(3, 15):
         window = range(top - 2, top + 1)
         if all(v in values and len(of(v)) >= 2 for v in window):

@@ -45,6 +45,7 @@ __all__ = [
     "follow_problem",
     "hindsight_violations",
     "legal_follow",
+    "random_failed_throw",
     "random_lead",
 ]
 
@@ -651,4 +652,43 @@ def _master_throw(
     picked = [c for c in candidate if rng.random() < 0.8]
     if len(picked) >= 2 and _valid_throw(ctx, picked, others):
         return tuple(sorted(picked, key=ctx.sort_key, reverse=True))
+    return None
+
+
+def random_failed_throw(
+    ctx: TrumpContext,
+    hand: Counter[Card],
+    others: Sequence[Counter[Card]],
+    rng: random.Random,
+) -> tuple[tuple[Card, ...], int, tuple[Card, ...], tuple[Card, ...]] | None:
+    """A throw from `hand` that one of `others` can beat, for simulating 甩牌失败, or None.
+
+    Returns (attempted cards, position of the blocker in `others`, blocking cards, the forced
+    lead: the smallest thrown component of the blocked type). `check_throw_fail` accepts it.
+
+    >>> from referee.cards import Rank, Suit, parse_cards
+    >>> ctx = TrumpContext.of(Rank.TWO, Suit.HEARTS)
+    >>> random_failed_throw(ctx, Counter(parse_cards("AS 9S")), [Counter(parse_cards("KS")),
+    ...                     Counter(), Counter()], random.Random(0))
+    ((Card('AS'), Card('9S')), 0, (Card('KS'),), (Card('9S'),))
+    """
+    keys = ctx.suit_keys
+    by_key: dict[int, list[Card]] = {}
+    for card in sorted(hand.elements(), key=lambda c: c.index):
+        by_key.setdefault(keys[card.index], []).append(card)
+    suits = [k for k, cards in sorted(by_key.items()) if len(cards) >= 2]
+    rng.shuffle(suits)
+    for key in suits:
+        cards = by_key[key]
+        size = rng.randint(2, min(5, len(cards)))
+        attempted = sorted(rng.sample(cards, size), key=ctx.sort_key, reverse=True)
+        shape = classify_lead(ctx, attempted)
+        if shape.kind != "throw":
+            continue
+        for position, other in enumerate(others):
+            found = find_blocker(ctx, shape, sorted(other.elements(), key=lambda c: c.index))
+            if found is not None:
+                component, blocking = found
+                forced = _smallest(shape, component.code).cards
+                return tuple(attempted), position, blocking, forced
     return None

@@ -3,12 +3,25 @@
 
 from __future__ import annotations
 
-from referee.cards import SUITS, Card, Rank, parse_cards, two_decks
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.cards import NATURAL_RANKS, SUITS, Card, Rank, parse_cards, two_decks
 from referee.rulebooks import find_rulebook
 from referee.shengji.events import ThrowFail, Trick
-from referee.shengji.follow import check_throw_fail, find_blocker, hindsight_violations
+from referee.shengji.follow import (
+    check_throw_fail,
+    find_blocker,
+    hindsight_violations,
+    legal_follow,
+    random_failed_throw,
+    random_lead,
+)
 from referee.shengji.order import TrumpContext
-from referee.shengji.tricks import classify_lead
+from referee.shengji.tricks import classify_lead, evaluate_trick
 
 UNION = find_rulebook("union-2deck")
 HEARTS2 = TrumpContext.of(Rank.TWO, SUITS[1])
@@ -200,3 +213,38 @@ def test_blocker_who_never_held_the_blocking_cards_in_a_complete_deal() -> None:
     assert [(v.event, v.seat, v.proof_event, v.rule_id) for v in bad] == [
         (19, 1, 44, "shengji.throw.blocking_not_held")
     ]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**9))
+def test_simulated_failed_throw_is_accepted_by_every_check(seed: int) -> None:
+    """`random_failed_throw` gives a throw_fail that `check_throw_fail` accepts and a whole
+    deal around it that the hindsight checks accept (blocker held the blocking cards)."""
+    rng = random.Random(seed)
+    ctx = TrumpContext.of(rng.choice(NATURAL_RANKS), rng.choice([*SUITS, None]))
+    deck = two_decks()
+    rng.shuffle(deck)
+    hands = [Counter(deck[i * 25:(i + 1) * 25]) for i in range(4)]
+    leader = 0
+    attempt = random_failed_throw(ctx, hands[0], hands[1:], rng)
+    if attempt is None:
+        return
+    attempted, position, blocking, forced_lead = attempt
+    throw_fail = ThrowFail(0, 0, attempted, position + 1, blocking)
+    played: list[Trick] = []
+    lead: tuple[Card, ...] | None = forced_lead
+    for t in range(25):
+        if lead is None:
+            lead = random_lead(ctx, hands[leader], [hands[(leader + k) % 4] for k in (1, 2, 3)],
+                               rng)
+        plays = [lead] + [legal_follow(ctx, lead, hands[(leader + k) % 4], rng) for k in (1, 2, 3)]
+        for k, play in enumerate(plays):
+            hands[(leader + k) % 4] -= Counter(play)
+        trick = Trick(t + 1, leader, tuple(plays))
+        played.append(trick)
+        leader = evaluate_trick(ctx, leader, trick.plays).winner
+        lead = None
+        if not hands[leader]:
+            break
+    assert check_throw_fail(ctx, throw_fail, played[0]) == []
+    assert hindsight_violations(ctx, UNION, played, {1: throw_fail}) == []

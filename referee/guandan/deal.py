@@ -702,7 +702,8 @@ def replay_deal(rulebook: Rulebook, setup: DealSetup, events: Sequence[Any]) -> 
         replay.index = index
         if not isinstance(event, Mapping):
             raise replay.invalid("an event must be an object")
-        handler = handlers.get(event.get("type"))  # type: ignore[arg-type]
+        kind = event.get("type")
+        handler = handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise replay.invalid(f"unknown event type {event.get('type')!r}")
         if replay.deal.phase in ("finished", "abandoned") and event.get("type") not in (

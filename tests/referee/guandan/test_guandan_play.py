@@ -205,3 +205,20 @@ def test_unfinished_deal_followed_by_another_is_invalid(replay, ev):
     with pytest.raises(InvalidRecordError) as caught:
         replay([ev.play(0, "3S")], [ev.play(0, "4S")])
     assert caught.value.deal == 1
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        {"type": ["play"], "seat": 0},
+        {"type": "play", "seat": 0, "cards": [3]},
+        {"type": "play", "seat": 0, "cards": "3S"},
+        {"type": "play", "seat": True, "cards": ["3S"]},
+        {"type": "play", "seat": 0, "cards": ["3S"], "combo": {"kind": "single", "rank": "X"}},
+        "play 0 3S",
+    ],
+)
+def test_malformed_events_are_invalid_not_crashes(replay, event):
+    with pytest.raises(InvalidRecordError) as caught:
+        replay([event])
+    assert (caught.value.deal, caught.value.event) == (1, 0)

@@ -537,11 +537,14 @@ def facts_from_result(
     levels = [level_index(x) for x in raw_levels]
     winner = match.get("winner")
     winner = int(winner) if isinstance(winner, int) else None
-    # a side that won a pass-A match is past A
-    if winner is not None and match.get("finished") and rulebook.match_end == "pass_a":
-        if levels[winner] == level_index("A") and not time_up:
+    # a side that won a pass-A match is past A (the engine's reason "passed A")
+    reason = str(match.get("reason") or "")
+    if winner is not None and match.get("finished") and levels[winner] == level_index("A"):
+        if reason.startswith("passed") or (not reason and not time_up and rulebook.match_end == "pass_a"):
             levels[winner] = PASSED_A
-    deal_points = _side_counts({}, [{"outcome": {"mp": d.get("match_points")}} for d in deals], "mp")
+    deal_points = _side_counts(
+        match, [{"outcome": {"deal_points": d.get("match_points")}} for d in deals], "deal_points"
+    )
     if rulebook.promotion == "match_points":
         winner = (
             0 if deal_points[0] > deal_points[1] else 1 if deal_points[1] > deal_points[0] else None

@@ -299,3 +299,69 @@ def test_shuangkou_timed_no_new_deal_in_last_three_minutes_003_s10() -> None:
     assert not may_start_deal(UNION, 0.0)
     assert may_start_deal(UNION, 1.0)
     assert may_start_deal(UNION, None)
+
+
+# -- from real engine results -----------------------------------------------------------------
+
+_ZERO_BOTTOM = ["3D", "3D", "4D", "4D", "6D", "6D", "7D", "7D"]
+
+
+def _quick(dealer: int, defender_points: int, level: str = "2", aces: int | None = None) -> dict[str, object]:
+    result: dict[str, object] = {
+        "type": "result",
+        "defender_points": defender_points,
+        "bottom_points": 0,
+        "last_trick_winner": dealer,
+        "last_trick_shape": "single",
+        "last_trick_trump": False,
+    }
+    if aces is not None:
+        result["last_trick_aces"] = aces
+    return {
+        "events": [
+            {"type": "declare", "seat": dealer, "cards": [level + "S"]},
+            {"type": "bury", "seat": dealer, "cards": _ZERO_BOTTOM},
+            result,
+        ]
+    }
+
+
+def _replay(rulebook: str, deals: list[dict[str, object]], **extra: object) -> dict[str, object]:
+    from referee.record import replay_document
+
+    doc = {
+        "format": "table-record/1",
+        "game": "shengji",
+        "rulebook": rulebook,
+        "players": ["赵", "钱", "孙", "李"],
+        "levels": ["2", "2"],
+        "deals": deals,
+        **extra,
+    }
+    return replay_document(doc)
+
+
+def test_shuangkou_engine_result_passed_a_scores_2_0_with_small_points_003_s9_s11() -> None:
+    """閑家沒得分 → 莊家直接升到A + 軟A; then a hard A passes A: 20:0, 2 : 0, 小分 +2."""
+    result = _replay("shuangkou-simple", [_quick(0, 0), _quick(0, 0, "A", aces=1)])
+    facts = facts_from_result(SHUANGKOU, result)
+    assert facts.winner == 0 and facts.aces == (2, 0)
+    home, away = score_match("shuangkou", facts)
+    assert (home.match_points, away.match_points) == (2.0, 0.0)
+    assert (home.standard_score, away.standard_score) == (20, 0)
+    assert (home.small_points, away.small_points) == (2, -2)
+
+
+def test_eighty_rr_engine_result_deal_points_002_s2() -> None:
+    """Four deals: dealer side holds the defenders to 0 → 4 each; 100 → defenders 2."""
+    result = _replay("eighty-rr", [_quick(0, 0), _quick(1, 0), _quick(2, 0), _quick(3, 100)])
+    facts = facts_from_result(EIGHTY, result)
+    assert facts.deal_points == (10, 4) and facts.winner == 0
+
+
+def test_union_engine_time_up_record_field_000() -> None:
+    """The record's `time_up`: the engine ends the match; the higher level wins."""
+    result = _replay("union-2deck", [_quick(0, 0)], time_up=True)
+    facts = facts_from_result(UNION, result, time_up=True)
+    assert facts.winner == 0 and facts.levels == _lv("5", "2")
+    assert time_up_winner(UNION, result) == 0

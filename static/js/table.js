@@ -46,7 +46,7 @@
     const name = (state.players || [])[s];
     return name ? name : fmt(T.seat_n, { n: s });
   };
-  const next = (s, k) => (s + (k || 1)) % 4;
+  const next = (s, k) => (s + (k === undefined ? 1 : k)) % 4;
 
   // -- device identity, kept per tablet ------------------------------------------------------
   let device = localStorage.getItem("tr-device");
@@ -519,6 +519,7 @@
       panel.append(el("p", { class: "hint", id: "play-hint" },
         c.seat === null ? T.pick_seat : fmt(T.seat_to_play, { seat: seatName(c.seat) }),
         onTable && onTable.cards ? el("span", {}, " · ", T.on_table, " ", seatName(onTable.seat), " ", cardsHtml(onTable.cards)) : ""));
+      if (c.report) renderReport(panel, c);
     } else if (mode === "tribute") {
       panel.append(el("h2", { text: T.tab_tribute }));
       panel.append(choiceRow("", [["tribute", T.tribute], ["return", T.return_], ["anti_tribute", T.anti_tribute]], c.kind,
@@ -678,7 +679,7 @@
     } else if (mode === "play") {
       bar.append(
         btn("⌫", { id: "backspace", "aria-label": T.backspace }, () => c.cards.pop()),
-        btn(T.report, { id: "btn-report", disabled: c.seat === null }, () => openReport(c.seat)),
+        btn(T.report, { id: "btn-report", class: c.report ? "on" : "" }, () => openReport(c)),
         spacer(),
         btn(T.pass, { class: "secondary", id: "btn-pass", disabled: c.seat === null || c.cards.length > 0 }, () => {
           postEvent({ type: "pass", seat: c.seat }, seatName(c.seat) + " " + T.pass);
@@ -711,12 +712,21 @@
     return null;
   }
 
-  function openReport(seat) {
+  function openReport(c) {
     const d = deal() || {};
-    const left = (d.cards_left || [])[seat];
-    const panel = $("#panel");
-    panel.append(choiceRow(fmt(T.report_for, { seat: seatName(seat) }), [1, 2, 3, 4, 5, 6].map((n) => [n, String(n)]), left,
-      (n) => { postEvent({ type: "report", seat, remaining: n }, seatName(seat) + " " + T.report + " " + n); }, "report-row"));
+    c.report = !c.report;
+    c.reportSeat = d.last_play ? d.last_play.seat : c.seat;
+  }
+  function renderReport(panel, c) {
+    const d = deal() || {};
+    panel.append(choiceRow(T.report, seatOptions(), c.reportSeat, (v) => { c.reportSeat = v; }, "report-seat"));
+    const left = (d.cards_left || [])[c.reportSeat];
+    panel.append(choiceRow(fmt(T.report_for, { seat: seatName(c.reportSeat) }), [1, 2, 3, 4, 5, 6].map((n) => [n, String(n)]), left,
+      (n) => {
+        if (c.reportSeat === null || c.reportSeat === undefined) return;
+        postEvent({ type: "report", seat: c.reportSeat, remaining: n }, seatName(c.reportSeat) + " " + T.report + " " + n);
+        c.report = false;
+      }, "report-row"));
   }
 
   function sendDeclare(type) {
@@ -816,5 +826,5 @@
   render();
   connectLive();
   if (queue.pending) queue.flush();
-  window.tableApp = { get state() { return state; }, queue, fetchState, get mode() { return mode; } };
+  window.tableApp = { get state() { return state; }, queue, fetchState, get mode() { return mode; }, get composer() { return comp[mode]; } };
 })();

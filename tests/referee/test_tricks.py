@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.cards import Card, Rank, Suit, parse_cards
+from referee.cards import ALL_CARDS, Card, Rank, Suit, parse_cards
 from referee.errors import IllegalPlayError
-from referee.shengji.order import TrumpContext
-from referee.shengji.tricks import classify_lead, decompose, evaluate_trick
+from referee.shengji.order import TRUMP, TrumpContext
+from referee.shengji.tricks import beats_tops, best_tops, classify_lead, decompose, evaluate_trick
 
 HEARTS2 = TrumpContext.of(Rank.TWO, Suit.HEARTS)
 
@@ -191,3 +193,48 @@ def test_evaluation_invariant_under_relabelling_equal_cards(data: st.DataObject)
         other = evaluate_trick(ctx, 1, relabelled)
         assert (other.winner, other.points, other.last_trick_shape) == (
             base.winner, base.points, base.last_trick_shape)
+
+
+def reference_winner(ctx: TrumpContext, leader: int, hands: list[tuple[Card, ...]],
+                     no_ruff_seat: int | None = None) -> int:
+    """The rule of §1 / I-1 written plainly with the full mapping search for every shape."""
+    shape = classify_lead(ctx, hands[0])
+    codes = shape.codes
+    best, threshold = 0, best_tops(ctx, hands[0], codes)
+    for position in range(1, 4):
+        play = hands[position]
+        seat = (leader + position) % 4
+        suits = {ctx.suit_key(card) for card in play}
+        if len(play) != shape.size or len(suits) != 1:
+            continue  # wrong count or a mixed play: a discard
+        suit = suits.pop()
+        if suit != shape.suit_key and (suit != TRUMP or seat == no_ruff_seat):
+            continue  # another side suit, or a ruff by the barred seat
+        if beats_tops(ctx, play, codes, threshold):
+            best, threshold = position, best_tops(ctx, play, codes)
+    return (leader + best) % 4
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_fast_paths_agree_with_the_plain_rule(data: st.DataObject) -> None:
+    """Singles, pairs, tractors and throws: `evaluate_trick` = the plain I-1 rule."""
+    level = data.draw(st.sampled_from([Rank.TWO, Rank.FIVE, Rank.ACE]))
+    trump = data.draw(st.sampled_from([Suit.HEARTS, None]))
+    ctx = TrumpContext.of(level, trump, data.draw(st.sampled_from(["full", "stated"])))
+    spades = [c for c in ALL_CARDS if c.suit is Suit.SPADES and not ctx.is_trump(c)]
+    trumps = [c for c in ALL_CARDS if ctx.is_trump(c)]
+    lead_pool = data.draw(st.sampled_from([spades, trumps]))
+    size = data.draw(st.integers(1, 6))
+    lead = tuple(data.draw(st.lists(st.sampled_from(lead_pool), min_size=size, max_size=size)))
+    hands = [lead]
+    for _ in range(3):
+        pool = data.draw(st.sampled_from([spades, trumps, list(ALL_CARDS)]))
+        n = data.draw(st.sampled_from([size, size, size, max(1, size - 1)]))
+        hands.append(tuple(data.draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))))
+    if any(max(Counter(h).values()) > 2 for h in hands):
+        return
+    leader = data.draw(st.integers(0, 3))
+    barred = data.draw(st.sampled_from([None, 0, 1, 2, 3]))
+    outcome = evaluate_trick(ctx, leader, hands, no_ruff_seat=barred)
+    assert outcome.winner == reference_winner(ctx, leader, hands, barred)

@@ -418,8 +418,8 @@ def _follow_violation(
         seat,
         proof_event=proof.index,
         rule_id=f"shengji.follow.{what}",
-        detail=f"to {led} ({shape.kind}) seat {seat} played {played} but held a {what} in "
-        f"{suit} (held {kept} besides)",
+        detail=f"to {led} ({shape.kind}) seat {seat} played {played} without the {what} it "
+        f"held: {suit} {kept} were played later",
         cards=play,
     )
 

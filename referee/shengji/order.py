@@ -187,6 +187,10 @@ class TrumpContext:
         return (self.suit_keys[card.index], self.strengths[card.index], card.index)
 
     def describe_suit(self, suit_key: int) -> str:
-        """'trump' or the side suit letter, for messages."""
-        return "trump" if suit_key == TRUMP else SUITS[suit_key].value
+        """'trump' or the side suit's English name, for messages.
+
+        >>> TrumpContext.of(Rank.TWO, Suit.HEARTS).describe_suit(0)
+        'spades'
+        """
+        return "trump" if suit_key == TRUMP else SUITS[suit_key].name.lower()
 

@@ -210,6 +210,8 @@ def replay_guandan(rulebook: Rulebook, doc: Mapping[str, Any]) -> dict[str, Any]
     if doc.get("time_up") is True or (
         isinstance(elapsed, int | float) and limit is not None and elapsed >= limit
     ):
+        if match.last_open and not match.finished:
+            match.deals[-1].update(phase="abandoned", next_to_play=None, time_up=True)
         match.time_up()
     return match.to_json()
 

@@ -137,3 +137,9 @@ def test_time_up_event_abandons_the_deal_in_progress_004_s6_1(replay, ev):
                  levels=["9", "2"])
     assert res["deals"][1]["phase"] == "abandoned"
     assert res["match"]["finished"] is True and res["match"]["winner"] == 0
+
+
+def test_document_time_up_abandons_an_unfinished_last_deal_004_s6_1(replay, ev):
+    res = replay(result([1, 3, 0, 2]), [ev.anti(0, "BJ BJ"), ev.play(1, "3S")], levels=["9", "2"], time_up=True)
+    assert res["deals"][1]["phase"] == "abandoned" and res["deals"][1]["next_to_play"] is None
+    assert res["match"]["winner"] == 0

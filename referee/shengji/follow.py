@@ -217,7 +217,7 @@ def check_throw_fail(ctx: TrumpContext, throw_fail: ThrowFail, trick: Trick) -> 
     >>> from referee.cards import Rank, Suit, parse_cards
     >>> ctx = TrumpContext.of(Rank.TWO, Suit.HEARTS)
     >>> tf = ThrowFail(5, 0, parse_cards("AS 10S"), 1, parse_cards("QS"))
-    >>> t = Trick(6, 0, (parse_cards("AS"), parse_cards("3S"), parse_cards("4S"), parse_cards("5S")))
+    >>> t = Trick(6, 0, tuple(parse_cards(p) for p in ("AS", "3S", "4S", "5S")))
     >>> [v.kind for v in check_throw_fail(ctx, tf, t)]
     ['throw_fail_wrong_forced_play']
     """

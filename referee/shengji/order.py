@@ -110,8 +110,12 @@ class TrumpContext:
             else:
                 suit_keys.append(SUITS.index(card.suit))
                 strengths.append(dense[card.rank])
-        powers = [s + (16 if k == TRUMP else 0) for k, s in zip(suit_keys, strengths, strict=True)]
-        return cls(level, trump_suit, trump_chain, tuple(suit_keys), tuple(strengths), tuple(powers))
+        powers = [
+            s + (16 if k == TRUMP else 0) for k, s in zip(suit_keys, strengths, strict=True)
+        ]
+        return cls(
+            level, trump_suit, trump_chain, tuple(suit_keys), tuple(strengths), tuple(powers)
+        )
 
     # -- single cards -------------------------------------------------------------------
 

@@ -25,7 +25,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from referee.cards import ALL_CARDS, SUITS, Card, Rank, Suit, format_cards, parse_cards  # noqa: F401  (the doctests use them)
+from referee.cards import (  # noqa: F401  (Rank and parse_cards: the doctests use them)
+    ALL_CARDS,
+    SUITS,
+    Card,
+    Rank,
+    Suit,
+    format_cards,
+    parse_cards,
+)
 from referee.errors import IllegalPlayError
 from referee.shengji.order import TRUMP, TrumpContext
 
@@ -373,7 +381,9 @@ def beats_tops(
     return False
 
 
-def _pair_single_powers(powers: Sequence[int], cards: Sequence[Card]) -> tuple[list[int], list[int]]:
+def _pair_single_powers(
+    powers: Sequence[int], cards: Sequence[Card]
+) -> tuple[list[int], list[int]]:
     """Powers of the pairs (one entry each) and of the other cards, highest first."""
     counts: dict[int, int] = {}
     for card in cards:
@@ -393,7 +403,9 @@ def _pair_single_powers(powers: Sequence[int], cards: Sequence[Card]) -> tuple[l
     return pairs, singles
 
 
-def _flat_best(pairs: list[int], singles: list[int], n_pairs: int, n_singles: int) -> dict[int, int]:
+def _flat_best(
+    pairs: list[int], singles: list[int], n_pairs: int, n_singles: int
+) -> dict[int, int]:
     """`best_tops` for a lead of pairs and singles only, without enumerating mappings.
 
     The strongest mapping takes the highest pair and otherwise the lowest pairs, keeping the

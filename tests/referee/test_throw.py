@@ -134,7 +134,8 @@ def forced(text: str, leader: int = 0) -> Trick:
 
 
 def kinds(tf: ThrowFail, trick: Trick) -> list[tuple]:
-    return [(v.kind, v.rule_id, v.event, v.proof_event) for v in check_throw_fail(HEARTS2, tf, trick)]
+    violations = check_throw_fail(HEARTS2, tf, trick)
+    return [(v.kind, v.rule_id, v.event, v.proof_event) for v in violations]
 
 
 def test_valid_throw_fail_and_smallest_single_forced_000_s17() -> None:

@@ -143,6 +143,12 @@ class Rulebook:
         "A card_count penalty after the bottom was taken ends all declaring and overcalling "
         "(seed 003 十二.2).",
     )
+    rebury_optional: bool = _opt(
+        False,
+        "After an overcall that takes the bottom the overcaller may keep it as buried "
+        "(seed 001 四.2 \"还可拿起…再进行盖底牌\"); off: the overcaller must bury again.",
+        "I-D7",
+    )
 
     # -- tricks -----------------------------------------------------------------------
     trump_chain: str = _opt(
@@ -297,6 +303,7 @@ PRESETS: dict[str, Rulebook] = {
             reinforce_allowed=False,
             overcall_takes_deal_first_deal=True,
             overcall_takes_bottom_later=True,
+            rebury_optional=True,
             opponents_declare_take_deal=True,
             bottom_multiplier="power",
             promotion="shuangsheng",

@@ -58,6 +58,9 @@ Readings adopted here (each an option or the seed's plain text):
 - I-D6 shuangkou-simple: any level pair answers a standing level pair ("不分花色", the later
   one counts); a joker pair answers a level pair, a big-joker pair a small-joker pair,
   and nothing but a big-joker pair answers a small-joker pair.
+- I-D7 `rebury_optional` (shuangsheng-17 四.2 "还可"): after 反主抄底 the overcaller may
+  bury again or play on with the dealer's bottom; in shuangkou-simple (三 "并換取底牌") the
+  overcaller must bury again (`shengji.bury.missing_rebury`).
 - A pair shown as the first call is a declaration (declaring with a pair is stronger);
   a joker pair may declare except in shuangsheng-17 ("对王牌不可进行报主").
 """
@@ -828,7 +831,7 @@ class _Resolver:
                 self.penalty(event)
             elif isinstance(event, Trick | ThrowFail | QuickResult) and self.first_play is None:
                 self.first_play = event.index
-                if self.pending_rebury is not None:
+                if self.pending_rebury is not None and not self.rulebook.rebury_optional:
                     self.violations.append(
                         Violation(
                             "wrong_bury",
@@ -878,7 +881,7 @@ class _Resolver:
             phase = "redeal"
         elif self.first_play is not None:
             phase = "ready"
-        elif self.pending_rebury is not None:
+        elif self.pending_rebury is not None and not self.rulebook.rebury_optional:
             phase = "burying"
         elif self.burials:
             phase = "ready"
@@ -1124,10 +1127,12 @@ def simulate_declaration_phase(
             keep(chosen)
             seat = chosen["seat"]
             after = resolve()
-            hands[seat] += Counter(buried)
-            buried = _choose_bury(rng, hands[seat], shown[seat], after.level, after.trump_suit)
-            hands[seat] -= Counter(buried)
-            events.append({"type": "bury", "seat": seat, "cards": [str(c) for c in buried]})
+            # I-D7: where taking the bottom is optional, the overcaller sometimes leaves it.
+            if not (rulebook.rebury_optional and rng.random() < 0.3):
+                hands[seat] += Counter(buried)
+                buried = _choose_bury(rng, hands[seat], shown[seat], after.level, after.trump_suit)
+                hands[seat] -= Counter(buried)
+                events.append({"type": "bury", "seat": seat, "cards": [str(c) for c in buried]})
 
     final = resolve()
     assert not final.violations, final.violations

@@ -89,12 +89,25 @@ def test_shuangsheng_later_overcall_takes_the_bottom_and_reburies_001_s4_2() -> 
     assert [row.final for row in out.history if row.kind == "bury"] == [False, True]
 
 
-def test_shuangsheng_rebury_pending_until_the_overcaller_buries_001_s4_2() -> None:
-    """001 四.2: after 反主抄底 the overcaller must bury again before the first lead."""
+def test_shuangsheng_rebury_is_optional_001_s4_2() -> None:
+    """001 四.2 (I-D7): 反主玩家还可拿起庄家盖的底牌 — "may": play on with the dealer's bottom."""
     events = [call("declare", 0, "2H BJ"), bury(0), call("overcall", 1, "2S 2S SJ")]
     out = resolve("shuangsheng-17", events, dealer=0)
-    assert out.phase == "burying" and out.bottom == parse_cards(BOTTOM_A)
+    assert out.phase == "ready" and out.bottom == parse_cards(BOTTOM_A)
     out = resolve("shuangsheng-17", [*events, PLAY], dealer=0)
+    assert out.violations == () and out.bury_seat == 0
+
+
+def test_shuangkou_rebury_pending_until_the_overcaller_buries_003_s3() -> None:
+    """003 三: 反主 … 并換取底牌 — the overcaller must bury again before the first lead."""
+    events = [
+        call("declare", 0, "2S", face_down=True),
+        bury(0),
+        call("overcall", 1, "2D 2D", face_down=True),
+    ]
+    out = resolve("shuangkou-simple", events, dealer=0)
+    assert out.phase == "burying" and out.bottom == parse_cards(BOTTOM_A)
+    out = resolve("shuangkou-simple", [*events, PLAY], dealer=0)
     assert rule_ids(out) == ["shengji.bury.missing_rebury"]
     assert out.violations[0].kind == "wrong_bury" and out.violations[0].seat == 1
 

@@ -450,9 +450,14 @@ class _Replay:
         if not isinstance(stated, Mapping) or stated.get("kind") not in KINDS:
             raise self.invalid(f"combo must be {{kind, rank}} with a kind in {list(KINDS)}")
         rank = stated.get("rank")
+        if rank is None:
+            return str(stated["kind"]), None
+        text = str(rank).strip().upper()
+        if text in ("BJ", "SJ"):
+            return str(stated["kind"]), Rank(text)
         try:
-            return str(stated["kind"]), (Rank(str(rank)) if rank is not None else None)
-        except ValueError:
+            return str(stated["kind"]), parse_rank(text)
+        except NotationError:
             raise self.invalid(f"unknown combo rank {rank!r}") from None
 
     def pass_(self, event: Mapping[str, Any]) -> None:

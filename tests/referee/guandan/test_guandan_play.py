@@ -222,3 +222,12 @@ def test_malformed_events_are_invalid_not_crashes(replay, event):
     with pytest.raises(InvalidRecordError) as caught:
         replay([event])
     assert (caught.value.deal, caught.value.event) == (1, 0)
+
+
+def test_stated_rank_narrows_the_reading_004_s3_3(replay, ev, violations):
+    # 3-4-5-6 + wild at level 2: 3-7 unless the referee states 2-6 (rank 6, "T"-style too).
+    res = replay([ev.play(0, "3S 4D 5C 6C 2H", combo={"kind": "straight", "rank": "6"})])
+    assert res["deals"][0]["plays"][0]["combo"] == {"kind": "straight", "rank": "6", "size": 5}
+    res = replay([ev.play(0, "6S 7D 8C 9C 2H", combo={"kind": "straight", "rank": "T"})])
+    assert res["deals"][0]["plays"][0]["combo"]["rank"] == "10"
+    assert violations(res) == []

@@ -148,8 +148,8 @@ class DealResult:
             data["match_points"] = list(self.score.match_points)
         if self.forced is not None:
             data["forced_outcome"] = self.forced
-        if self.score is not None and self.score.notes:
-            data["notes"] = list(self.score.notes)
+        if self.score is not None:
+            data["promotion"] = self.score.promotion_json()
         return data
 
 
@@ -177,7 +177,7 @@ class _Deal:
         self.events = events
         levels = (str(setup.levels[0]), str(setup.levels[1]))
         self.result = DealResult(number=setup.number, levels=levels)
-        self.copies: Counter[Card] = Counter()
+        self.copies = [0] * 54  # copies seen of each card, by `Card.index`
         self.cards_played = 0
         self.trick_events: list[Trick] = []
         self.throw_fails: dict[int, ThrowFail] = {}
@@ -225,9 +225,10 @@ class _Deal:
         result.phase = "playing"
         result.next_leader = outcome.dealer
         bury_index = outcome.burials[-1].index if outcome.burials else None
+        copies = self.copies
         for card in outcome.bottom:
-            self.copies[card] += 1
-            if self.copies[card] > 2:
+            copies[card.index] += 1
+            if copies[card.index] > 2:
                 raise self.fail(f"more than two {card} (bottom)", bury_index)
         return outcome
 
@@ -263,8 +264,7 @@ class _Deal:
                 self.pending_throw_fail = event
                 points, _ = default_penalty_points(rulebook, "failed_throw", len(event.attempted))
                 self.auto_throw_charge[event.seat] = len(result.penalties)
-                self.charge(event.index, event.seat, "failed_throw", points,
-                            note=f"{len(event.attempted)} cards")
+                self.charge(event.index, event.seat, "failed_throw", points)
                 continue
             if isinstance(event, QuickResult):
                 if self.pending_throw_fail is not None:
@@ -297,10 +297,11 @@ class _Deal:
         dealer: int,
     ) -> TrickRecord:
         result = self.result
+        copies = self.copies
         for position, play in enumerate(event.plays):
             for card in play:
-                self.copies[card] += 1
-                if self.copies[card] > 2:
+                copies[card.index] += 1
+                if copies[card.index] > 2:
                     seat = event.seat_of(position)
                     raise self.fail(f"a third {card} (seat {seat}): two decks hold two", event.index)
             self.cards_played += len(play)
@@ -332,10 +333,10 @@ class _Deal:
         no_ruff = None
         if throw_fail is not None and self.rulebook.failed_throw_partner_may_not_ruff:
             no_ruff = (dealer + 2) % 4  # 000 §17: 庄家同伴不得将吃和超将吃
-        points = sum(points_of(play) for play in event.plays)
         try:
             outcome = evaluate_trick(ctx, event.leader, event.plays, no_ruff_seat=no_ruff)
         except IllegalPlayError as error:
+            points = sum(points_of(play) for play in event.plays)
             result.violations.append(
                 Violation(
                     "illegal_lead",
@@ -427,13 +428,20 @@ class _Deal:
 
     def declared_cards(self, outcome: DeclarationOutcome) -> None:
         """A card shown to declare is in that seat's hand: it cannot be played by another."""
+        shown = [e for e in self.events if isinstance(e, Declare | Overcall | Reinforce)]
+        if not shown or not self.trick_events:
+            return
         buriers = {e.seat for e in self.events if isinstance(e, Bury)}
+        wanted = {card for e in shown if e.seat not in buriers for card in e.cards}
+        if not wanted:
+            return
         played_by: dict[tuple[int, Card], list[int]] = {}
         for trick in self.trick_events:
             for position, play in enumerate(trick.plays):
-                seat = trick.seat_of(position)
                 for card in play:
-                    played_by.setdefault((seat, card), []).append(trick.index)
+                    if card in wanted:
+                        key = (trick.seat_of(position), card)
+                        played_by.setdefault(key, []).append(trick.index)
         bottom = Counter(outcome.bottom)
         finished = self.cards_played >= CARDS_PER_DEAL
         reported: set[tuple[int, Card]] = set()

@@ -49,6 +49,7 @@ class MatchResult:
             "winner": self.winner,
             "deals_played": self.deals_counted,
             "next_dealer": None if self.finished else self.next_dealer,
+            "on_table": self.on_table(),
         }
         if self.reason is not None:
             data["reason"] = self.reason
@@ -61,6 +62,12 @@ class MatchResult:
             data["soft_a"] = list(self.soft_a)
             data["hard_a"] = list(self.hard_a)
         return data
+
+    def on_table(self) -> int | None:
+        """The side on the table (台上): dealing the deal in progress, else the next deal."""
+        if self.deals and not self.deals[-1].finished and self.deals[-1].dealer is not None:
+            return self.deals[-1].dealer % 2
+        return None if self.next_dealer is None else self.next_dealer % 2
 
     def to_json(self) -> dict[str, Any]:
         """The whole `table-result/1` document."""

@@ -229,23 +229,23 @@ class DealScore:
     notes: tuple[str, ...] = field(default=())
 
     def outcome_json(self) -> dict[str, Any]:
-        """The `outcome` object of the deal result."""
-        data: dict[str, Any] = {
+        """The `outcome` object of the deal result (exactly RECORD_FORMAT.md's three keys)."""
+        return {
             "winner": self.winner,
             "levels_up": self.levels_up,
             "next_dealer": self.next_dealer,
         }
-        if self.table_levels_up != self.levels_up:
-            data["table_levels_up"] = self.table_levels_up
-        if self.stopped_at is not None:
-            data["stopped_at"] = self.stopped_at
-        if self.passed_a is not None:
-            data["passed_a"] = self.passed_a
-        if any(self.soft_a):
-            data["soft_a"] = list(self.soft_a)
-        if any(self.hard_a):
-            data["hard_a"] = list(self.hard_a)
-        return data
+
+    def promotion_json(self) -> dict[str, Any]:
+        """The `promotion` extension: table row, must-play stop, A passed, soft and hard A's."""
+        return {
+            "table_levels_up": self.table_levels_up,
+            "stopped_at": self.stopped_at,
+            "passed_a": self.passed_a,
+            "soft_a": list(self.soft_a),
+            "hard_a": list(self.hard_a),
+            "notes": list(self.notes),
+        }
 
 
 def next_dealer(rulebook: Rulebook, dealer: int, dealer_won: bool) -> int:

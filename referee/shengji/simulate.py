@@ -2,7 +2,8 @@
 
 108 cards are shuffled and dealt (4 × 25 + 8), the declaration phase is played by
 `simulate_declaration_phase` (declare, overcall, 防反, flip, bury, re-bury), then legal
-tricks until the hands are empty (pairs, tractors, throws nobody can beat, ruffs) by `random_lead` and
+tricks until the hands are empty, now and then a failed throw (`throw_fail`) with its forced
+play (pairs, tractors, throws nobody can beat, ruffs) by `random_lead` and
 `legal_follow`. Each deal is replayed by the engine to find the next dealer and levels, so
 the record replays without violations. Deterministic for a given seed.
 
@@ -24,13 +25,14 @@ from referee.rulebooks import Rulebook
 from referee.shengji.deal import replay_deal
 from referee.shengji.declaration import DealSetup, simulate_declaration_phase
 from referee.shengji.events import parse_events
-from referee.shengji.follow import legal_follow, random_lead
+from referee.shengji.follow import legal_follow, random_failed_throw, random_lead
 from referee.shengji.match import MatchReplay
 from referee.shengji.order import TrumpContext
 from referee.shengji.tricks import evaluate_trick
 
 __all__ = ["MAX_DEALS", "simulate_deal_events", "simulate_match"]
 
+FAILED_THROW_RATE = 0.03  # share of leads that are a failed throw (甩牌失败)
 MAX_DEALS = 80  # a pass-A match that has not ended by then stops (record stays valid)
 PLAYERS = ["赵", "钱", "孙", "李"]
 
@@ -64,9 +66,26 @@ def simulate_deal_events(
     ctx = TrumpContext.of(declared.level, declared.trump_suit, rulebook.trump_chain)
     hands = declared.hands
     leader = declared.dealer
+    partner = (declared.dealer + 2) % 4
     while hands[leader]:
         others = [hands[(leader + offset) % 4] for offset in (1, 2, 3)]
-        lead = random_lead(ctx, hands[leader], others, rng)
+        no_ruff: int | None = None
+        failed = random_failed_throw(ctx, hands[leader], others, rng) if (
+            rng.random() < FAILED_THROW_RATE
+        ) else None
+        if failed is not None:
+            attempted, position, blocking, lead = failed
+            events.append({
+                "type": "throw_fail",
+                "seat": leader,
+                "attempted": [str(c) for c in attempted],
+                "blocker": (leader + 1 + position) % 4,
+                "blocking": [str(c) for c in blocking],
+            })
+            if rulebook.failed_throw_partner_may_not_ruff:
+                no_ruff = partner
+        else:
+            lead = random_lead(ctx, hands[leader], others, rng)
         _remove(hands[leader], lead)
         plays = [lead]
         for offset in (1, 2, 3):
@@ -77,7 +96,7 @@ def simulate_deal_events(
         events.append(
             {"type": "trick", "leader": leader, "plays": [[str(c) for c in p] for p in plays]}
         )
-        leader = evaluate_trick(ctx, leader, plays).winner
+        leader = evaluate_trick(ctx, leader, plays, no_ruff_seat=no_ruff).winner
     return events, False
 
 

@@ -27,7 +27,7 @@ NAMES = sorted(
 DEAL_KEYS = (
     "number", "phase", "dealer", "level", "trump", "tricks", "captured", "bottom",
     "penalties", "defender_total", "outcome", "levels_after", "match_points", "next_leader",
-    "next_dealer",
+    "next_dealer", "promotion",
     "bottom_cards",
 )
 

@@ -67,7 +67,7 @@ def test_shuangsheng_passing_a_before_17_deals_wins_at_once_I7() -> None:
         level += 3
     result = replay_document(record("shuangsheng-17", deals))
     assert [d["levels_after"][0] for d in result["deals"]] == ["5", "8", "J", "A", "A"]
-    assert result["deals"][-1]["outcome"]["passed_a"] == 0
+    assert result["deals"][-1]["promotion"]["passed_a"] == 0
     assert (result["match"]["finished"], result["match"]["winner"]) == (True, 0)
     deals.append(shuangsheng_deal(dealer, "A", 0))
     with pytest.raises(InvalidRecordError) as error:
@@ -126,7 +126,7 @@ def test_union_first_side_past_a_wins_with_must_play_stops_000_s15() -> None:
         if result["match"]["finished"]:
             break
     assert levels == ["5", "8", "J", "A", "A"]  # 8 + 3 = J; J + 3 = A; A passes
-    assert result["deals"][-1]["outcome"]["passed_a"] == 0
+    assert result["deals"][-1]["promotion"]["passed_a"] == 0
     assert (result["match"]["finished"], result["match"]["winner"]) == (True, 0)
 
 
@@ -188,7 +188,7 @@ def shuangkou_at_a(x: int, aces: int | None) -> dict[str, Any]:
 def test_shuangkou_hard_a_at_a_wins_the_match_003_s9_4() -> None:
     """003 九.4 + 十 直胜法: the dealer at A wins with x < 80 and its A taking the last trick."""
     result = replay_document(shuangkou_at_a(60, 2))
-    assert result["deals"][0]["outcome"]["hard_a"] == [2, 0]
+    assert result["deals"][0]["promotion"]["hard_a"] == [2, 0]
     assert (result["match"]["finished"], result["match"]["winner"]) == (True, 0)
     assert result["match"]["hard_a"] == [2, 0]
 

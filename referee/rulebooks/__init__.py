@@ -143,6 +143,20 @@ class Rulebook:
         "A card_count penalty after the bottom was taken ends all declaring and overcalling "
         "(seed 003 十二.2).",
     )
+    declarer_overcall_scope: str = _opt(
+        "seat",
+        "Who must wait for another player's overcall (declarer_overcall_after_other): the "
+        "declaring seat, or its whole side (seed 003 三.1 \"叫主方\").",
+        "I-D5",
+        choices=("seat", "side"),
+    )
+    after_bury_pair_order: str = _opt(
+        "jokers_above",
+        "overcall=after_bury: any level pair answers a level pair (不分花色) and joker pairs rank "
+        "above them, big over small (jokers_above); or any pair answers any pair (any_pair).",
+        "I-D6",
+        choices=("jokers_above", "any_pair"),
+    )
     rebury_optional: bool = _opt(
         False,
         "After an overcall that takes the bottom the overcaller may keep it as buried "

@@ -52,12 +52,14 @@ Readings adopted here (each an option or the seed's plain text):
 - I-D4 the grab deal with nobody declaring: with `first_drawer_deals_if_nobody`
   (shuangkou-simple 四) the first drawer deals by rule; otherwise (union-2deck is silent)
   the record's `dealer` deals, else the first drawer, and no `wrong_dealer` is reported.
-- I-D5 "the declarer may overcall only after another player did" concerns the seat that
-  made the first declaration; in shuangkou-simple the dealer, after the bury, likewise
-  needs another player's overcall after the bury (seed 003 三.2).
-- I-D6 shuangkou-simple: any level pair answers a standing level pair ("不分花色", the later
-  one counts); a joker pair answers a level pair, a big-joker pair a small-joker pair,
-  and nothing but a big-joker pair answers a small-joker pair.
+- I-D5 `declarer_overcall_scope`: "the declarer may overcall only after another player
+  did" concerns the seat that made the first declaration (`seat`), or its side (`side`,
+  seed 003 "叫主方"); in shuangkou-simple the dealer, after the bury, likewise needs
+  another player's overcall after the bury (seed 003 三.2).
+- I-D6 `after_bury_pair_order` (shuangkou-simple): any level pair answers a standing level
+  pair ("不分花色", the later one counts); a joker pair answers a level pair, a big-joker
+  pair a small-joker pair, and nothing but a big-joker pair answers a small-joker pair
+  (`jokers_above`); or every pair answers every pair (`any_pair`).
 - I-D7 `rebury_optional` (shuangsheng-17 四.2 "还可"): after 反主抄底 the overcaller may
   bury again or play on with the dealer's bottom; in shuangkou-simple (三 "并換取底牌") the
   overcaller must bury again (`shengji.bury.missing_rebury`).
@@ -300,7 +302,9 @@ def _overcall_problem(
         return _Rejected(
             "shengji.overcall.joker_pair_final", "a joker pair is final: nothing overcalls it"
         )
-    if rulebook.overcall == "after_bury" and new.form == standing.form == "pair":
+    if rulebook.overcall == "after_bury" and (
+        new.form == standing.form == "pair" or rulebook.after_bury_pair_order == "any_pair"
+    ):
         return None  # I-D6: 不分花色 — any level pair answers a standing level pair
     suit_order = grab and rulebook.overcall_suit_order_first_deal
     if rulebook.overcall_only_over_single and standing.strength[0] >= 2 and not suit_order:
@@ -560,8 +564,13 @@ class _Resolver:
                 _Rejected("shengji.overcall.too_late", "the dealer has taken the bottom"),
             )
             return
-        others = [s for _, s in self.overcallers if s != self.declarer]
-        if self.rulebook.declarer_overcall_after_other and seat == self.declarer and not others:
+        declarer = self.declarer if self.declarer is not None else -1
+        if self.rulebook.declarer_overcall_scope == "side":  # I-D5: 叫主方 as the side
+            waiting = {declarer, (declarer + 2) % 4}
+        else:
+            waiting = {declarer}
+        others = [s for _, s in self.overcallers if s not in waiting]
+        if self.rulebook.declarer_overcall_after_other and seat in waiting and not others:
             self.reject(
                 event,
                 kind,

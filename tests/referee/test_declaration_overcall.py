@@ -321,3 +321,37 @@ def test_shuangkou_joker_pairs_rank_above_level_pairs_i_d6() -> None:
     out = resolve("shuangkou-simple", events, number=2, dealer=0)
     assert rule_ids(out) == ["shengji.overcall.too_weak"] and out.violations[0].event == 2
     assert out.trump_suit is None and [r.accepted for r in out.history] == [True, True, False, True]
+
+
+def test_shuangkou_any_pair_option_lets_a_level_pair_answer_jokers_i_d6() -> None:
+    """I-D6 after_bury_pair_order=any_pair: every pair answers every pair."""
+    events = [
+        call("declare", 0, "2S", face_down=True),
+        call("overcall", 1, "SJ SJ"),
+        call("overcall", 2, "2D 2D", face_down=True),
+    ]
+    out = resolve(
+        "shuangkou-simple",
+        events,
+        number=2,
+        dealer=0,
+        options={"after_bury_pair_order": "any_pair"},
+    )
+    assert out.violations == () and out.trump_suit is Suit.DIAMONDS
+
+
+def test_shuangkou_declaring_side_waits_for_an_opponent_i_d5() -> None:
+    """003 三.1 叫主方 (I-D5): with declarer_overcall_scope=side the partner waits too."""
+    events = [
+        call("declare", 1, "2S", face_down=True),
+        call("overcall", 3, "2D 2D", face_down=True),
+    ]
+    assert resolve("shuangkou-simple", events, number=2, dealer=0).violations == ()
+    out = resolve(
+        "shuangkou-simple",
+        events,
+        number=2,
+        dealer=0,
+        options={"declarer_overcall_scope": "side"},
+    )
+    assert rule_ids(out) == ["shengji.overcall.declarer_first"]

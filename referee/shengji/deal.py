@@ -107,6 +107,7 @@ class DealResult:
     violations: list[Violation] = field(default_factory=list)
     forced: str | None = None
     talking: tuple[int, ...] = ()
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def finished(self) -> bool:
@@ -148,6 +149,8 @@ class DealResult:
             data["match_points"] = list(self.score.match_points)
         if self.forced is not None:
             data["forced_outcome"] = self.forced
+        if self.warnings:
+            data["warnings"] = list(self.warnings)
         if self.score is not None:
             data["promotion"] = self.score.promotion_json()
         return data
@@ -497,15 +500,10 @@ class _Deal:
             result.captured = quick.defender_points
             result.dealer_side_points = max(0, 200 - quick.defender_points - bottom_points)
             if quick.bottom_points != bottom_points:
-                result.violations.append(
-                    Violation(
-                        "bottom_points_mismatch",
-                        quick.index,
-                        None,
-                        rule_id="shengji.result.bottom_points",
-                        detail=f"result says {quick.bottom_points} bottom points, the buried "
-                        f"cards hold {bottom_points}",
-                    )
+                # What the table agreed counts; the scoresheet shows the difference.
+                result.warnings.append(
+                    f"event {quick.index}: result says {quick.bottom_points} bottom points, "
+                    f"the buried cards hold {bottom_points}"
                 )
             bottom_points = quick.bottom_points
             winner = quick.last_trick_winner

@@ -93,9 +93,9 @@ class MatchReplay:
         if rulebook.fixed_level is not None:
             levels = (rulebook.fixed_level, rulebook.fixed_level)
         self.result = MatchResult(rulebook, levels)
-        self.dealer: int | None = 0 if rulebook.first_dealer == "rotation" else None
+        self.dealer: int | None = None  # deal 1: the grab, or the record's seat (rotation)
         self.previous_dealer: int | None = None
-        self.result.next_dealer = self.dealer
+        self.result.next_dealer = 0 if rulebook.first_dealer == "rotation" else None
 
     @property
     def number(self) -> int:
@@ -107,8 +107,9 @@ class MatchReplay:
     ) -> DealSetup:
         """The `DealSetup` of the next deal."""
         dealer = self.dealer
-        if dealer is None and self.rulebook.first_dealer == "rotation" and given_dealer is not None:
-            dealer = given_dealer
+        if dealer is None and self.rulebook.first_dealer == "rotation":
+            # 002 3.1.1 按照次序轮流坐庄: the first deal's dealer is whoever the table starts with.
+            dealer = given_dealer if given_dealer is not None else 0
         levels = self.result.levels
         return DealSetup(
             number=self.number,
@@ -141,7 +142,8 @@ class MatchReplay:
         if deal.phase == "redeal":
             # 001 三.3: nobody declared → shuffle again and grab again.
             self.previous_dealer = deal.dealer if deal.dealer is not None else self.previous_dealer
-            self.dealer = None if rulebook.first_dealer == "grab" else self.dealer
+            if rulebook.first_dealer == "grab":
+                self.dealer = None
             match.next_dealer = self.dealer
             return
         score = deal.score

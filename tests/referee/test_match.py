@@ -214,3 +214,11 @@ def test_time_up_higher_level_wins_union_000_s15() -> None:
     doc = record("union-2deck", [union_deal(0, "2", 40)], time_up=True)
     match = replay_document(doc)["match"]
     assert (match["finished"], match["winner"]) == (True, 0)
+
+
+def test_eighty_first_dealer_is_the_records_seat_then_rotation_002_s3_1() -> None:
+    """002 3.1.1: rotation from whoever deals first; the record's deal-1 dealer is accepted."""
+    deals = [quick_deal(2, ["2S"], 2, 40, given_dealer=2), quick_deal(3, ["2S"], 3, 40)]
+    result = replay_document(record("eighty-rr", deals))
+    assert [d["dealer"] for d in result["deals"]] == [2, 3]
+    assert all(d["violations"] == [] for d in result["deals"])

@@ -191,21 +191,19 @@ def _readings(cards: tuple[Card, ...], level: Rank, max_bomb: int) -> tuple[Comb
                 found.append(Combo("full_house", triple, 5, power(triple, level)))
         # Straight and straight flush: exactly five, no jokers, A low or high, no wrap (I-11).
         if not jokers:
-            tops = _sequences(counts, 5, 1, 5)
-            if tops:
-                top = tops[0]
+            # Every window is a reading (the referee may state a lower one); the highest
+            # comes first.
+            for top in _sequences(counts, 5, 1, 5):
                 found.append(Combo("straight", _RANK_OF_VALUE[top], 5, top))
                 if len(suits) <= 1:
                     found.append(
                         Combo("straight_flush", _RANK_OF_VALUE[top], 5, top, _STRAIGHT_FLUSH + top)
                     )
     elif size == 6 and not jokers:
-        tops = _sequences(counts, 3, 2, 3)
-        if tops:
-            found.append(Combo("three_pairs", _RANK_OF_VALUE[tops[0]], 6, tops[0]))
-        tops = _sequences(counts, 2, 3, 2)
-        if tops:
-            found.append(Combo("plate", _RANK_OF_VALUE[tops[0]], 6, tops[0]))
+        for top in _sequences(counts, 3, 2, 3):
+            found.append(Combo("three_pairs", _RANK_OF_VALUE[top], 6, top))
+        for top in _sequences(counts, 2, 3, 2):
+            found.append(Combo("plate", _RANK_OF_VALUE[top], 6, top))
     found.sort(key=lambda combo: combo.strength, reverse=True)
     return tuple(found)
 

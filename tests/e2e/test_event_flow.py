@@ -106,3 +106,35 @@ def test_director_runs_three_rounds_to_final_standings(
     assert page.locator(".hall-standings tr").count() == PAIRS
     page.screenshot(path=str(shots / "hall_standings.png"))
     assert not [e for e in page.console_errors if "hall" in e or "clock" in e]
+
+
+def test_hall_display_updates_itself_when_a_result_comes_in(
+    live_app: Any, live_server: str, page: Any
+) -> None:
+    """The hall display listens to the event's live stream: a finished match shows up
+    without a reload."""
+    from web.events import services as ts
+    from web.extensions import db
+    from web.models import Event, Match, Pair, Player
+
+    with live_app.app_context():
+        event = Event(name="大屏测试", game="shengji", rulebook="eighty-rr", options={})
+        db.session.add(event)
+        for i in range(2):
+            pair = Pair(event=event, name=f"甲队{i}")
+            pair.players = [Player(name=f"东{i}", position=0), Player(name=f"西{i}", position=1)]
+            db.session.add(pair)
+        db.session.commit()
+        event_id = int(event.id)
+        ts.open_round(event_id, actor="td", seed=1)
+        match_id = int(db.session.execute(db.select(Match).filter_by(event_id=event_id)).scalar_one().id)
+        db.session.remove()
+
+    page.goto(f"{live_server}/events/{event_id}/hall?cycle=60")
+    page.wait_for_selector(".hall-tables")
+    assert page.locator(".hall-done").count() == 0
+    with live_app.app_context():
+        finish_eighty(match_id, 0)
+        db.session.remove()
+    page.wait_for_selector(".hall-done", timeout=10_000)
+    assert "10 : 4" in page.inner_text(".hall-tables") or "10:4" in page.inner_text(".hall-tables")

@@ -15,6 +15,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+import flask_babel
 from flask import Flask, has_request_context, render_template, request, session
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
@@ -111,6 +112,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     babel.init_app(app, locale_selector=_select_locale)
+    # The locale is cached on the app context, which a request may share (tests, CLI).
+    app.before_request(flask_babel.refresh)
     login_manager.init_app(app)
 
     import web.models  # noqa: F401  (the models must be known before migrations run)

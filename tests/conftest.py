@@ -195,6 +195,12 @@ def login(client: Any, username: str = "td", password: str = "secret-pass") -> A
     )
 
 
+@pytest.fixture(name="login")
+def login_fixture() -> Callable[..., Any]:
+    """`login(client, username, password)`: post the director login form."""
+    return login
+
+
 @pytest.fixture
 def director_client(client: Any, factory: Factory) -> Any:
     """A client logged in as director `td`."""

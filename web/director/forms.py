@@ -14,11 +14,12 @@ from wtforms import (
     SubmitField,
     TextAreaField,
 )
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from referee.rulebooks import PRESETS
 
-LEVEL_CHOICES = [(r, r) for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")]
+LEVEL_CHOICES = [SelectChoice(r, r) for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")]
 
 
 class LoginForm(FlaskForm):
@@ -31,7 +32,7 @@ class EventForm(FlaskForm):
     name = StringField(_l("Event name"), validators=[DataRequired(), Length(max=200)])
     rulebook = SelectField(
         _l("Rulebook"),
-        choices=[(name, f"{name} — {book.title}") for name, book in PRESETS.items()],
+        choices=[SelectChoice(name, f"{name} — {book.title}") for name, book in PRESETS.items()],
     )
     options = TextAreaField(
         _l("Option overrides (JSON)"),

@@ -18,6 +18,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_login import current_user, login_user, logout_user
+from wtforms.fields.choices import SelectChoice
 
 from referee.errors import NotationError
 from referee.rulebooks import find_rulebook
@@ -143,8 +144,10 @@ def event_new() -> Any:
 def event(event_id: int) -> Any:
     event = _event_or_404(event_id)
     match_form = MatchForm()
-    match_form.table_id.choices = [(t.id, _("Table %(n)s", n=t.label)) for t in event.tables]
-    pair_choices = [(p.id, p.name) for p in event.pairs]
+    match_form.table_id.choices = [
+        SelectChoice(t.id, _("Table %(n)s", n=t.label)) for t in event.tables
+    ]
+    pair_choices = [SelectChoice(p.id, p.name) for p in event.pairs]
     match_form.pair_a_id.choices = pair_choices
     match_form.pair_b_id.choices = pair_choices
     rulebook = find_rulebook(event.rulebook, event.options or None)
@@ -199,8 +202,8 @@ def tables_add(event_id: int) -> Any:
 def match_add(event_id: int) -> Any:
     event = _event_or_404(event_id)
     form = MatchForm()
-    form.table_id.choices = [(t.id, str(t.number)) for t in event.tables]
-    form.pair_a_id.choices = [(p.id, p.name) for p in event.pairs]
+    form.table_id.choices = [SelectChoice(t.id, str(t.number)) for t in event.tables]
+    form.pair_a_id.choices = [SelectChoice(p.id, p.name) for p in event.pairs]
     form.pair_b_id.choices = form.pair_a_id.choices
     if not form.validate_on_submit():
         flash(_("Choose a table and two pairs."), "error")

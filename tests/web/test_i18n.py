@@ -1,0 +1,41 @@
+"""Translations: Chinese (zh_Hans) by default, English on request, engine ids by id."""
+
+from __future__ import annotations
+
+from web import services
+
+
+def test_chinese_is_the_default_and_english_is_one_click_away(client, factory):
+    factory.event(name="春季赛")
+    page = client.get("/").data.decode()
+    assert "牌桌裁判" in page and "赛事" in page and 'lang="zh-Hans"' in page
+    response = client.get("/lang/en?next=/")
+    assert response.status_code == 302 and response.headers["Location"] == "/"
+    page = client.get("/").data.decode()
+    assert "Table Referee" in page and "Event" in page and 'lang="en"' in page
+    client.get("/lang/zh_Hans")
+    assert "牌桌裁判" in client.get("/").data.decode()
+
+
+def test_accept_language_english_browser(client):
+    page = client.get("/", headers={"Accept-Language": "en-GB,en;q=0.9"}).data.decode()
+    assert "Table Referee" in page
+
+
+def test_rejected_event_message_is_translated(client, factory):
+    match = factory.match(rulebook="shuangsheng-17")
+    body = {"event": {"type": "declare", "seat": 0, "cards": ["XX"]}, "expected_seq": 0,
+            "idempotency_key": "k"}
+    url = f"/api/t/{match.table.token}/matches/{match.id}/events"
+    zh = client.post(url, json=body)
+    assert zh.status_code == 422 and "规则引擎拒绝了此记录" in zh.json["message"]
+    client.get("/lang/en")
+    en = client.post(url, json={**body, "idempotency_key": "k2"})
+    assert en.json["message"].startswith("The engine rejected this entry")
+    assert services.match_state(match.id)["seq"] == 0
+
+
+def test_error_pages_are_translated(client):
+    assert "没有这个页面" in client.get("/no/such/page").data.decode()
+    client.get("/lang/en")
+    assert "There is no such page" in client.get("/no/such/page").data.decode()

@@ -94,6 +94,7 @@ from referee.violations import Violation
 
 __all__ = [
     "BOTTOM_SIZE",
+    "RULE_IDS",
     "DealSetup",
     "DeclarationOutcome",
     "DeclarationRow",
@@ -107,6 +108,40 @@ __all__ = [
 ]
 
 BOTTOM_SIZE = 8
+
+#: Every rule id this module reports, with the Chinese and English sense (for the web
+#: layer's translations and the scoresheet legend).
+RULE_IDS: dict[str, str] = {
+    "shengji.declare.not_level_card": "亮错级牌 / not a level card of this deal",
+    "shengji.declare.malformed": "不成对 / neither one level card nor a pair",
+    "shengji.declare.needs_joker": "报主须带王 / a level card must come with its joker",
+    "shengji.declare.wrong_joker": "王色不符 / big joker with ♥♦, small joker with ♠♣",
+    "shengji.declare.joker_pair": "对王不可报主 / a joker pair may not declare",
+    "shengji.declare.already_declared": "已有人亮主 / trump is already declared",
+    "shengji.declare.too_late": "亮主过晚 / declared after the bottom was taken",
+    "shengji.declare.side_barred": "亮错方不得再亮 / this side declared a wrong level card",
+    "shengji.overcall.too_weak": "反主不够大 / not stronger than the standing call",
+    "shengji.overcall.self": "不能自己反自己 / nobody overcalls their own call",
+    "shengji.overcall.declarer_first": "报主方须待他人先反 / the declarer overcalls only after another",
+    "shengji.overcall.dealer_after_bury": "庄家换底后须待他人先反 / dealer after the exchange waits",
+    "shengji.overcall.only_over_single": "只能反单张级牌 / an overcall answers only a single",
+    "shengji.overcall.joker_pair_final": "对王定主不能再反 / a joker pair is final",
+    "shengji.overcall.too_late": "反主过晚 / overcall after the bottom was taken or play began",
+    "shengji.overcall.after_flip": "翻底定主后不能反主 / no calls after the flip",
+    "shengji.overcall.frozen": "多牌少牌后不得再亮主反主 / calls frozen by a card-count finding",
+    "shengji.reinforce.not_allowed": "本规则无防反 / no 防反 in this rulebook",
+    "shengji.reinforce.too_late": "防反过晚 / reinforcement after the bottom was taken",
+    "shengji.reinforce.not_own": "只能加亮自己的主 / only one's own standing call",
+    "shengji.reinforce.after_overcall": "已被反主 / someone overcalled already",
+    "shengji.reinforce.not_twin": "须为同一张级牌 / the twin of the declared card",
+    "shengji.flip.after_declaration": "已有人亮主，不翻底 / trump declared: no flip",
+    "shengji.flip.repeated": "底牌已翻 / the bottom card was already turned",
+    "shengji.flip.not_allowed": "本规则不翻底 / this rulebook does not flip",
+    "shengji.bury.wrong_seat": "扣底者不对 / the wrong seat buried",
+    "shengji.bury.extra": "多余的扣底 / a second bury without a reason",
+    "shengji.bury.missing_rebury": "反主后未重新扣底 / the overcaller did not bury again",
+    "shengji.dealer.wrong": "庄家不对 / the record's dealer contradicts the rulebook",
+}
 
 # Suit order for overcalls by pairs on the union-2deck grab deal (♠ > ♥ > ♣ > ♦) and for
 # the shuangsheng-17 ladder (♦+BJ < ♣+SJ < ♥+BJ < ♠+SJ).

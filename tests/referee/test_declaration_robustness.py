@@ -88,3 +88,16 @@ def test_any_event_sequence_resolves_or_is_invalid(
     accepted_calls = [r for r in out.history if r.accepted and r.kind in ("declare", "overcall")]
     if accepted_calls and not out.redeal:
         assert out.declarer == accepted_calls[0].seat
+
+
+def test_every_reported_rule_id_is_listed() -> None:
+    """The web layer translates by rule_id: every id the module can report is in RULE_IDS."""
+    import re
+    from pathlib import Path
+
+    from referee.shengji import declaration
+
+    source = Path(declaration.__file__).read_text("utf-8")
+    body = source.split("RULE_IDS: dict[str, str] = {", 1)[1].split("\n}\n", 1)[1]
+    used = set(re.findall(r'"(shengji\.[a-z_]+\.[a-z_]+)"', body))
+    assert used and used == set(declaration.RULE_IDS)

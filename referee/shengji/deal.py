@@ -37,6 +37,7 @@ from referee.shengji.events import (
 from referee.shengji.follow import check_throw_fail, hindsight_violations
 from referee.shengji.order import TrumpContext
 from referee.shengji.scoring import (
+    PENALTY_SILENT,
     DealScore,
     PenaltyCharge,
     apply_penalties,
@@ -189,6 +190,7 @@ class _Deal:
         self.talking: list[int] = []
         self.quick: QuickResult | None = None
         self.quick_aces = 0
+        self.expected_leader = 0
 
     def fail(self, message: str, event: int | None) -> InvalidRecordError:
         return InvalidRecordError(message, deal=self.setup.number, event=event)
@@ -250,7 +252,7 @@ class _Deal:
         assert dealer is not None
         ctx = TrumpContext.of(Rank(outcome.level), outcome.trump_suit, rulebook.trump_chain)
         dealer_side = side_of(dealer)
-        expected_leader = dealer
+        self.expected_leader = dealer
         done = False
         for event in self.events:
             if isinstance(event, DECLARATION_TYPES):
@@ -278,8 +280,8 @@ class _Deal:
             assert isinstance(event, Trick)
             throw_fail = self.pending_throw_fail
             self.pending_throw_fail = None
-            trick = self.trick(ctx, event, expected_leader, throw_fail, dealer)
-            expected_leader = trick.winner
+            trick = self.trick(ctx, event, self.expected_leader, throw_fail, dealer)
+            self.expected_leader = trick.winner
             result.next_leader = trick.winner
             if side_of(trick.winner) == dealer_side:
                 result.dealer_side_points += trick.points
@@ -396,9 +398,8 @@ class _Deal:
             if result.tricks:
                 result.forced = f"card_count:{side_of(event.seat)}"
             return
-        if not result.tricks or self.rulebook.promotion == "match_points" and not (
-            self.rulebook.silent_penalty_as_union
-        ):
+        silent = "card_count" in PENALTY_SILENT.get(self.rulebook.promotion, frozenset())
+        if not result.tricks or (silent and not self.rulebook.silent_penalty_as_union):
             return
         last = result.tricks[-1]
         if side_of(last.winner) != side_of(event.seat):
@@ -417,6 +418,8 @@ class _Deal:
         else:
             result.captured += last.points
             result.dealer_side_points -= last.points
+        self.expected_leader = new_winner
+        result.next_leader = new_winner
 
     def checks(self, ctx: TrumpContext, outcome: DeclarationOutcome) -> None:
         result = self.result

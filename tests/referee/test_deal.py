@@ -354,10 +354,12 @@ def test_union_card_count_offending_side_loses_the_trick_000_s16() -> None:
         {"type": "trick", "leader": 0, "plays": [["KC"], ["4C"], ["5C", "6C"], ["3C"]]},
         {"type": "penalty", "seat": 2, "kind": "card_count"},
     ]
+    events.append({"type": "trick", "leader": 3, "plays": [["8H"], ["9H"], ["10H"], ["JH"]]})
     deal = deal_of(record("union-2deck", [{"events": events}]))
     assert "wrong_count" in kinds(deal)
-    assert deal["tricks"][0]["winner"] % 2 == 1
-    assert deal["captured"] == 15  # KC + 5C
+    assert deal["tricks"][0]["winner"] == 3  # the offender's 下家 takes the trick
+    assert "wrong_leader" not in kinds(deal)  # and leads the next one
+    assert deal["captured"] == 15  # KC + 5C; the 10H trick goes to JH (seat 2, dealer side)
 
 
 def test_shuangkou_card_count_after_first_lead_other_side_to_a_003_s12() -> None:

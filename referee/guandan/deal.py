@@ -334,12 +334,16 @@ class _Replay:
         cards = self.cards_of(event)
         self.deal.anti_tribute.append((self.index, seat, cards))
         duties = self.setup.duties
+        holders: tuple[int, ...] = ()
+        if duties is not None:
+            holders = duties.payers
+            if duties.kind == "single_down" and self.rulebook.guandan_single_down_anti_tribute == "side":
+                holders = (duties.payers[0], partner(duties.payers[0]))
         shown = [
-            c for _, s, cs in self.deal.anti_tribute for c in cs
-            if duties is not None and s in duties.payers and c is BIG_JOKER
+            c for _, s, cs in self.deal.anti_tribute for c in cs if s in holders and c is BIG_JOKER
         ]
         valid = duties is not None and len(shown) >= 2 and not self.deal.tributes
-        if duties is None or seat not in duties.payers or any(c is not BIG_JOKER for c in cards):
+        if duties is None or seat not in holders or any(c is not BIG_JOKER for c in cards):
             self.violation("anti_tribute_invalid", seat, "抗贡 needs the paying side's two big jokers")
         self.deal.anti_tribute_valid = valid
         self.deal.leader = self._expected_leader()

@@ -245,6 +245,12 @@ class Rulebook:
     guandan_no_report_plays_for_level: int = _opt(
         2, "Guandan: unreported plays after which take-back becomes a level drop (seed 6.6)."
     )
+    guandan_single_down_anti_tribute: str = _opt(
+        "payer",
+        "Guandan single-down 抗贡: the last player must hold both big jokers (payer, seed 四.5), "
+        "or the last player's side between them (side).",
+        choices=("payer", "side"),
+    )
     guandan_disqualify_after: int = _opt(
         3, "Guandan: exposures, out-of-turn plays and fouls by one player that disqualify (9.4)."
     )

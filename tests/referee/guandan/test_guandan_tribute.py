@@ -176,3 +176,10 @@ def test_anti_tribute_double_down_one_joker_each_004_s4_4(replay, ev, violations
 def test_anti_tribute_with_one_joker_is_invalid_004_s4_4(replay, ev, violations):
     result = replay(DOUBLE_DOWN, [ev.anti(1, "BJ"), ev.play(0, "6D")])
     assert "anti_tribute_invalid" in violations(result, 1)
+
+
+def test_anti_tribute_single_down_side_option(replay, ev, violations):
+    events = [ev.anti(3, "BJ"), ev.anti(1, "BJ"), ev.play(0, "6D")]
+    result = replay(SINGLE_DOWN, events, options={"guandan_single_down_anti_tribute": "side"})
+    assert violations(result, 1) == []
+    assert result["deals"][1]["anti_tribute"] == {"seats": [1, 3], "valid": True}

@@ -138,3 +138,40 @@ def test_hall_display_updates_itself_when_a_result_comes_in(
         db.session.remove()
     page.wait_for_selector(".hall-done", timeout=10_000)
     assert "10 : 4" in page.inner_text(".hall-tables") or "10:4" in page.inner_text(".hall-tables")
+
+
+def test_referee_starts_the_match_clock_on_the_tablet(
+    live_app: Any, live_server: str, page: Any
+) -> None:
+    """union-2deck: 2 hours (seed 000 每局两个小时), started by the referee, counting down."""
+    from web.events import services as ts
+    from web.extensions import db
+    from web.models import Event, Match, Pair, Player
+
+    with live_app.app_context():
+        event = Event(name="计时测试", game="shengji", rulebook="union-2deck", options={})
+        db.session.add(event)
+        for i in range(2):
+            pair = Pair(event=event, name=f"乙队{i}")
+            pair.players = [Player(name=f"南{i}", position=0), Player(name=f"北{i}", position=1)]
+            db.session.add(pair)
+        db.session.commit()
+        ts.open_round(int(event.id), actor="td")
+        match = db.session.execute(db.select(Match).filter_by(event_id=event.id)).scalar_one()
+        url = f"{live_server}/t/{match.table.token}/match/{match.id}"
+        match_id = int(match.id)
+        db.session.remove()
+
+    page.goto(url)
+    clock = page.locator("[data-clock]")
+    assert clock.locator(".clock-time").inner_text() == "2:00:00"
+    clock.locator(".clock-start").click()
+    page.wait_for_function(
+        "document.querySelector('[data-clock] .clock-time').textContent.startsWith('1:59:')",
+        timeout=5000,
+    )
+    assert clock.locator(".clock-start").is_hidden()
+    with live_app.app_context():
+        info = ts.clock_info(match_id)
+        db.session.remove()
+    assert info is not None and info["running"] and info["remaining"] < 7200

@@ -22,7 +22,7 @@ discards never win.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from referee.cards import (  # noqa: F401  (Rank and parse_cards: the doctests use them)
@@ -361,10 +361,15 @@ def best_tops(ctx: TrumpContext, cards: Sequence[Card], codes: Sequence[int]) ->
     Strongest = lexicographically highest, largest component type first: 6C6C 2C2C onto
     pair + two singles counts as pair 66 with singles 2 2, not as pair 22 with singles 66.
     """
+    return _strongest(_mapping_tops(ctx, cards, codes), codes)
+
+
+def _strongest(mappings: Iterable[dict[int, int]], codes: Sequence[int]) -> dict[int, int]:
+    """The lexicographically strongest of some mappings' tops, largest type first."""
     order = sorted(set(codes), reverse=True)
     best: dict[int, int] = {}
     best_vector: list[int] = []
-    for tops in _mapping_tops(ctx, cards, codes):
+    for tops in mappings:
         vector = [tops[code] for code in order]
         if vector > best_vector:
             best, best_vector = tops, vector
@@ -563,9 +568,12 @@ def evaluate_trick(
                 if _flat_beats(pp, sp, n_pairs, n_singles, threshold):
                     best_position, best_key = position, key
                     threshold = _flat_best(pp, sp, n_pairs, n_singles)
-            elif beats_tops(ctx, play, codes, threshold):
-                best_position, best_key = position, key
-                threshold = best_tops(ctx, play, codes)
+            else:
+                mappings = list(_mapping_tops(ctx, play, codes))
+                bar = threshold
+                if any(all(tops[code] > top for code, top in bar.items()) for tops in mappings):
+                    best_position, best_key = position, key
+                    threshold = _strongest(mappings, codes)
     return TrickOutcome(
         (leader + best_position) % 4,
         points,

@@ -13,7 +13,13 @@ from hypothesis import strategies as st
 from referee.cards import SUITS, Card, Rank, parse_cards, two_decks
 from referee.rulebooks import find_rulebook
 from referee.shengji.events import Trick
-from referee.shengji.follow import follow_problem, hindsight_violations, legal_follow, random_lead
+from referee.shengji.follow import (
+    check_throw_fail,
+    follow_problem,
+    hindsight_violations,
+    legal_follow,
+    random_lead,
+)
 from referee.shengji.order import TrumpContext
 from referee.shengji.tricks import classify_lead, evaluate_trick
 
@@ -251,3 +257,40 @@ def test_legal_follow_void_may_ruff_with_shape() -> None:
         assert len(play) == 4
         for card in play:
             assert card in hand
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_hindsight_never_crashes_on_arbitrary_tricks(data: st.DataObject) -> None:
+    """A referee may log anything readable: the checks report, they never raise, and every
+    violation cites trick events, the proof never before the broken trick."""
+    from referee.cards import ALL_CARDS
+    from referee.shengji.events import ThrowFail
+
+    ctx = TrumpContext.of(data.draw(st.sampled_from([Rank.TWO, Rank.KING])),
+                          data.draw(st.sampled_from([SUITS[0], None])))
+    deal = []
+    for i in range(data.draw(st.integers(1, 6))):
+        plays = tuple(
+            tuple(data.draw(st.lists(st.sampled_from(ALL_CARDS[:20] + ALL_CARDS[52:]),
+                                     min_size=1, max_size=4)))
+            for _ in range(4)
+        )
+        deal.append(Trick(3 * i + 1, data.draw(st.integers(0, 3)), plays))
+    throw_fails = {}
+    if data.draw(st.booleans()):
+        first = deal[0]
+        throw_fails[first.index] = ThrowFail(
+            0, first.leader, first.plays[0] + first.plays[0][:1], (first.leader + 1) % 4,
+            first.plays[1],
+        )
+    rulebook = STRICT if data.draw(st.booleans()) else UNION
+    indexes = {t.index for t in deal}
+    for violation in hindsight_violations(ctx, rulebook, deal, throw_fails):
+        assert violation.event in indexes
+        if violation.proof_event is not None:
+            assert violation.proof_event in indexes
+            assert violation.proof_event >= violation.event
+    for trick in deal:
+        for throw_fail in throw_fails.values():
+            check_throw_fail(ctx, throw_fail, trick)

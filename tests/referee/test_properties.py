@@ -112,3 +112,53 @@ def test_levels_only_move_by_the_promotion_table() -> None:
         levels = deal["levels_after"]
     assert result["match"]["levels"] == levels
     assert parse_card(result["deals"][0]["bottom_cards"][0])
+
+
+MUTATIONS = st.lists(
+    st.tuples(st.integers(0, 6), st.integers(0, 10_000), st.integers(0, 10_000)),
+    min_size=1,
+    max_size=4,
+)
+
+
+def _mutate(doc: dict[str, Any], steps: list[tuple[int, int, int]]) -> None:
+    for op, a, b in steps:
+        deal = doc["deals"][a % len(doc["deals"])]
+        events = deal["events"]
+        if not events:
+            continue
+        j, k = a % len(events), b % len(events)
+        event = events[j]
+        if op == 0:
+            del events[j]
+        elif op == 1:
+            events.insert(k, json.loads(json.dumps(event)))
+        elif op == 2:
+            events[j], events[k] = events[k], events[j]
+        elif op == 3 and event["type"] == "trick":
+            event["leader"] = b % 4
+        elif op == 4 and event["type"] == "trick" and event["plays"][b % 4]:
+            event["plays"][b % 4].pop()
+        elif op == 5:
+            kinds = ["failed_throw", "wrong_follow", "hidden_card", "card_count", "talking"]
+            events.insert(j, {"type": "penalty", "seat": b % 4, "kind": kinds[b % 5]})
+        elif op == 6:
+            deal["events"] = events[:j]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(RULEBOOKS), st.integers(0, 50), MUTATIONS)
+def test_mutated_records_replay_or_are_invalid_never_crash(
+    rulebook: str, seed: int, steps: list[tuple[int, int, int]]
+) -> None:
+    """Dropped, repeated, swapped or cut events: a result or InvalidRecordError, nothing else."""
+    from referee.errors import InvalidRecordError
+
+    doc = simulate_match(find_rulebook(rulebook), seed, 2)
+    _mutate(doc, steps)
+    try:
+        result = replay_document(doc)
+    except InvalidRecordError as error:
+        assert str(error)
+    else:
+        assert result["format"] == "table-result/1"

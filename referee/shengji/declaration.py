@@ -375,7 +375,6 @@ class _Resolver:
         self.violations: list[Violation] = []
         self.shown: dict[int, Counter[Card]] = {}
         self.burials: list[Bury] = []
-        self.expected_bury: int | None = None
         self.pending_rebury: int | None = None
         self.first_bury: int | None = None
         self.first_play: int | None = None
@@ -521,7 +520,12 @@ class _Resolver:
                     self.rulebook, event.seat, event.cards, level, self.grab
                 ), takes_deal
             except _Rejected as rejected:
-                problem = problem or rejected
+                # Report the reading at the level the cards belong to, if one fits better.
+                wrong_level = "shengji.declare.not_level_card"
+                if problem is None or (
+                    problem.rule_id == wrong_level and rejected.rule_id != wrong_level
+                ):
+                    problem = rejected
         assert problem is not None
         self.reject(event, kind, problem)
         if (

@@ -82,3 +82,9 @@ def test_eighty_always_level_two_002_s3_1_1() -> None:
     """002 3.1.1 每场比赛只打2 — the level is 2 whatever the levels field says."""
     out = resolve("eighty-rr", [call("declare", 1, "2S")], ("7", "4"), dealer=0)
     assert (out.level, out.trump_suit, out.violations) == (Rank.TWO, Suit.SPADES, ())
+
+
+def test_opponents_own_level_call_reports_its_real_fault_001_s3_1() -> None:
+    """001 三.1 大王只能报红色主牌: at their own level the wrong joker is named, not the level."""
+    out = resolve("shuangsheng-17", [call("declare", 1, "4S BJ")], ("7", "4"), dealer=0)
+    assert [v.rule_id for v in out.violations] == ["shengji.declare.wrong_joker"]

@@ -10,9 +10,10 @@ the lead a disjoint component of the same type (a tractor of the same length, a 
 singles are any cards, so an extra pair may stand in for two singles, seed 002 example 2).
 It then beats the current winner when, for one way of mapping it onto the lead, its highest
 component of every type is higher than the current winner's (I-1; seed 000 第九条 "均大于",
-seed 002 3.6.2). The current winner counts at its strongest mapping, largest component type
-first: 6C6C 2C2C over pair + two singles is pair 66 with singles 2 2. Ties go to the first played;
-discards never win.
+seed 002 3.6.2). The current winner counts at its strongest mapping, largest component
+type first: 6C6C 2C2C over pair + two singles is pair 66 with singles 2 2. Ties go to the
+first played; discards never win. The same rule applies to a follow in a throw's own suit,
+which can only win when the throw should have failed (`follow.hindsight_violations`).
 
 >>> ctx = TrumpContext.of(Rank.TWO, Suit.HEARTS)
 >>> evaluate_trick(ctx, 0, [parse_cards("AS KS 10S 9S"), parse_cards("SJ 8H 7H 4H"),

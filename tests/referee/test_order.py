@@ -148,3 +148,12 @@ def test_context_is_cached_per_level_trump_chain() -> None:
 def test_bad_chain_option_is_rejected() -> None:
     with pytest.raises(ValueError):
         TrumpContext.of(Rank.TWO, Suit.SPADES, "long")
+
+
+def test_stated_chain_in_no_trump_keeps_bj_sj_level_i2() -> None:
+    """I-2 `stated` in no trump: only BJ–SJ–a level pair exists; there is no main level
+    – off level link to drop (001 四: 无主时各花色级牌大小一致)."""
+    ctx = TrumpContext.of(Rank.FIVE, None, "stated")
+    assert ctx.are_adjacent_pairs(c("BJ"), c("SJ"))
+    assert ctx.are_adjacent_pairs(c("SJ"), c("5C"))
+    assert not ctx.are_adjacent_pairs(c("5C"), c("5D"))

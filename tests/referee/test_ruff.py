@@ -194,3 +194,11 @@ def test_pairs_and_singles_shortcut_agrees_with_full_mapping_search_i1(data: st.
     assert _flat_beats(lp, ls, n_pairs, n_singles, threshold) == beats_tops(
         ctx, later, codes, threshold
     )
+
+
+def test_barred_seat_cannot_over_ruff_a_throw_000_s17() -> None:
+    """000 第十七条一: after a failed throw the dealer's partner may not over-ruff either."""
+    trick = plays("AS KS 10S 9S", "SJ 8H 7H 4H", "BJ 3H 2H 5H", "3S 4S 5S 6S")
+    assert evaluate_trick(HEARTS2, 0, trick).winner == 2
+    assert evaluate_trick(HEARTS2, 0, trick, no_ruff_seat=2).winner == 1
+    assert evaluate_trick(HEARTS2, 0, trick, no_ruff_seat=1).winner == 2

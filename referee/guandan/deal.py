@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.cards import BIG_JOKER, Card, Rank, parse_card, parse_rank
+from referee.cards import ALL_CARDS, BIG_JOKER, Card, Rank, parse_card, parse_rank
 from referee.errors import InvalidRecordError, NotationError
 from referee.guandan.combos import KINDS, Combo, choose_reading, power, readings
 from referee.rulebooks import Rulebook
@@ -40,6 +40,7 @@ PENALTY_KINDS = ("timeout", "no_report", "wrong_play", "dropped_card", "out_of_t
 FOUL_KINDS = frozenset({"wrong_play", "dropped_card", "out_of_turn", "talking", "other"})
 SKIP_KINDS = frozenset({"wrong_play", "dropped_card", "out_of_turn"})
 HAND_SIZE = 27
+_TEXT = [str(card) for card in ALL_CARDS]
 
 
 def partner(seat: int) -> int:
@@ -207,7 +208,7 @@ class _Replay:
             self.deal.phase = "playing"
             self.deal.turn.next_to_play = self.deal.leader
         self.opened = False  # True once the first play (or quick result) is in
-        self.played: dict[Card, int] = {}
+        self.played = [0] * 54  # copies of each card played so far (by Card.index)
         self.seat_plays: list[list[tuple[int, tuple[Card, ...]]]] = [[], [], [], []]
         self.reported = [False] * 4
         self.unreported_from: list[int | None] = [None] * 4  # play index that went to ≤ 6
@@ -406,18 +407,26 @@ class _Replay:
         if len(cards) > turn.cards_left[seat]:
             raise self.invalid(f"seat {seat} holds only {turn.cards_left[seat]} cards")
         for card in cards:
-            seen = self.played.get(card, 0) + 1
+            seen = self.played[card.index] + 1
             if seen > 2:
                 raise self.invalid(f"{card} played more often than two decks hold")
-            self.played[card] = seen
+            self.played[card.index] = seen
         stated_kind, stated_rank = self.stated(event)
         found = readings(cards, self.level, self.rulebook.guandan_max_bomb)
         combo, beats_table = choose_reading(found, turn.table, stated_kind, stated_rank)
-        self.before_last_play = turn.copy()
+        # Keep the state before a play that may need taking back (报牌, seed 六.6).
+        left_after = turn.cards_left[seat] - len(cards)
+        self.before_last_play = (
+            turn.copy()
+            if 0 < left_after <= self.rulebook.guandan_report_at
+            and not self.reported[seat]
+            and self.unreported_from[seat] is None
+            else None
+        )
         entry: dict[str, Any] = {
             "event": self.index,
             "seat": seat,
-            "cards": [str(c) for c in cards],
+            "cards": [_TEXT[c.index] for c in cards],
             "combo": combo.to_json() if combo else None,
         }
         deal.plays.append(entry)
@@ -638,7 +647,7 @@ class _Replay:
             entry["taken_back"] = True
             for token in entry["cards"]:
                 card = parse_card(token)
-                self.played[card] -= 1
+                self.played[card.index] -= 1
             self.seat_plays[seat].pop()
             self.deal.turn = self.before_last_play
             self.before_last_play = None

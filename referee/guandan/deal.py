@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.cards import ALL_CARDS, BIG_JOKER, Card, Rank, parse_card, parse_rank
+from referee.cards import ALL_CARDS, BIG_JOKER, Card, Rank, parse_card, parse_cards, parse_rank
 from referee.errors import InvalidRecordError, NotationError
 from referee.guandan.combos import KINDS, Combo, choose_reading, power, readings
 from referee.rulebooks import Rulebook
@@ -241,13 +241,17 @@ class _Replay:
 
     def cards_of(self, event: Mapping[str, Any]) -> tuple[Card, ...]:
         raw = event.get("cards")
-        if not isinstance(raw, list) or not raw:
-            raise self.invalid("cards must be a non-empty list")
         where = f"deal {self.setup.number}, event {self.index}"
         try:
-            return tuple(parse_card(token, where) for token in raw)
+            if isinstance(raw, str):  # "3S 3D" is read like ["3S", "3D"]
+                cards = parse_cards(raw, where)
+                if cards:
+                    return cards
+            elif isinstance(raw, list) and raw:
+                return tuple(parse_card(token, where) for token in raw)
         except NotationError as error:
             raise self.invalid(str(error)) from None
+        raise self.invalid("cards must be a non-empty list")
 
     def next_active(self, seat: int) -> int:
         left = self.deal.turn.cards_left

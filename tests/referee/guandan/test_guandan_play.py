@@ -212,7 +212,8 @@ def test_unfinished_deal_followed_by_another_is_invalid(replay, ev):
     [
         {"type": ["play"], "seat": 0},
         {"type": "play", "seat": 0, "cards": [3]},
-        {"type": "play", "seat": 0, "cards": "3S"},
+        {"type": "play", "seat": 0, "cards": " "},
+        {"type": "play", "seat": 0, "cards": "3S QQ"},
         {"type": "play", "seat": True, "cards": ["3S"]},
         {"type": "play", "seat": 0, "cards": ["3S"], "combo": {"kind": "single", "rank": "X"}},
         "play 0 3S",
@@ -231,3 +232,9 @@ def test_stated_rank_narrows_the_reading_004_s3_3(replay, ev, violations):
     res = replay([ev.play(0, "6S 7D 8C 9C 2H", combo={"kind": "straight", "rank": "T"})])
     assert res["deals"][0]["plays"][0]["combo"]["rank"] == "10"
     assert violations(res) == []
+
+
+def test_cards_may_be_one_string(replay, ev, violations):
+    res = replay([{"type": "play", "seat": 0, "cards": "3S,3D"}, {"type": "play", "seat": 1, "cards": "♠5 ♦5"}])
+    assert violations(res) == []
+    assert res["deals"][0]["plays"][1]["cards"] == ["5S", "5D"]

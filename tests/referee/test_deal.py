@@ -407,3 +407,42 @@ def test_winning_aces_count_hard_a_003_s9_4() -> None:
     assert _winning_aces(ctx, parse_cards("AH")) == 1
     assert _winning_aces(ctx, parse_cards("BJ")) == 0
     assert _winning_aces(ctx, parse_cards("KS KS")) == 0
+
+
+def test_revoke_found_in_hindsight_with_its_proof_000_s7_s18() -> None:
+    """000 第七条/第十八条 藏张: a seat that discards while holding the led suit, proved by the
+    later trick where it plays that card, is reported end to end through the replay."""
+    from referee.rulebooks import find_rulebook
+
+    for seed in range(1, 40):
+        doc = simulated("eighty-rr", seed)
+        events = doc["deals"][0]["events"]
+        tricks = [(i, e) for i, e in enumerate(events) if e["type"] == "trick"]
+        full = deal_of(doc)
+        trump = full["trump"]
+        ctx = TrumpContext.of(Rank(trump["level"]), None if trump["suit"] is None
+                              else Suit(trump["suit"]), find_rulebook("eighty-rr").trump_chain)
+
+        def suit(card: str) -> object:
+            return ctx.suit_key(parse_cards(card)[0])
+
+        for t, (i, early) in enumerate(tricks):
+            if len(early["plays"][0]) != 1:
+                continue
+            led = suit(early["plays"][0][0])
+            for position in (1, 2, 3):
+                card = early["plays"][position][0]
+                if suit(card) != led:
+                    continue
+                seat = (early["leader"] + position) % 4
+                for j, late in tricks[t + 1:]:
+                    mine = late["plays"][(seat - late["leader"]) % 4]
+                    if len(mine) == 1 and suit(mine[0]) != led and len(late["plays"][0]) == 1:
+                        early["plays"][position][0], mine[0] = mine[0], card
+                        deal = deal_of(doc)
+                        revokes = [v for v in deal["violations"] if v["kind"] == "revoke"]
+                        assert revokes, deal["violations"]
+                        assert revokes[0]["event"] == i and revokes[0]["seat"] == seat
+                        assert i < revokes[0]["proof_event"] <= j
+                        return
+    raise AssertionError("no simulated deal offered a swap")  # pragma: no cover

@@ -423,7 +423,7 @@ def test_revoke_found_in_hindsight_with_its_proof_000_s7_s18() -> None:
         ctx = TrumpContext.of(Rank(trump["level"]), None if trump["suit"] is None
                               else Suit(trump["suit"]), find_rulebook("eighty-rr").trump_chain)
 
-        def suit(card: str) -> object:
+        def suit(card: str, ctx: TrumpContext = ctx) -> int:
             return ctx.suit_key(parse_cards(card)[0])
 
         for t, (i, early) in enumerate(tricks):

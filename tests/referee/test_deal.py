@@ -446,3 +446,20 @@ def test_revoke_found_in_hindsight_with_its_proof_000_s7_s18() -> None:
                         assert i < revokes[0]["proof_event"] <= j
                         return
     raise AssertionError("no simulated deal offered a swap")  # pragma: no cover
+
+
+def test_shuangkou_wrong_level_card_after_bottom_other_side_to_a_003_s5() -> None:
+    """003 五: 亮错级牌 after the dealer took the bottom → 无过错方直接升级至A."""
+    events = [
+        {"type": "declare", "seat": 0, "cards": ["2S"], "face_down": True},
+        {"type": "overcall", "seat": 1, "cards": ["2D", "2D"], "face_down": True},
+        {"type": "bury", "seat": 1, "cards": ["3C", "3C", "4C", "4C", "6C", "6C", "7C", "7C"]},
+        {"type": "overcall", "seat": 2, "cards": ["7H", "7H"], "face_down": True},
+        {"type": "result", "defender_points": 120, "bottom_points": 0, "last_trick_winner": 1,
+         "last_trick_shape": "single", "last_trick_trump": False},
+    ]
+    deal = deal_of(record("shuangkou-simple", [{"events": events}]))
+    assert deal["levels_after"] == ["2", "A"]  # side 0 erred: side 1 to A, whatever x was
+    assert deal["outcome"] == {"winner": "dealer", "levels_up": 12, "next_dealer": 1}
+    at_a = deal_of(record("shuangkou-simple", [{"events": events}], levels=("2", "A")))
+    assert at_a["promotion"]["soft_a"] == [0, 1]  # already at A: one soft A

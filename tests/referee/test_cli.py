@@ -138,3 +138,17 @@ def test_simulate_unknown_rulebook_is_an_error(capsys: pytest.CaptureFixture[str
     """An unknown rulebook name: exit 1, one line."""
     assert main(["simulate", "--rulebook", "nope", "--seed", "1"]) == 1
     assert capsys.readouterr().err.startswith("error: ")
+
+
+def test_simulate_and_replay_guandan_delegate(capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path) -> None:
+    """`simulate --rulebook guandan-lyg` delegates to the Guandan simulator; replay too."""
+    assert main(["simulate", "--rulebook", "guandan-lyg", "--seed", "2"]) == 0
+    text = capsys.readouterr().out
+    doc = json.loads(text)
+    assert doc["game"] == "guandan" and doc["deals"]
+    path = tmp_path / "g.json"
+    path.write_text(text, encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["format"] == "table-result/1" and len(result["deals"]) == len(doc["deals"])

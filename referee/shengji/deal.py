@@ -157,11 +157,6 @@ class DealResult:
         return data
 
 
-def _shape_name(shape: Any) -> str:
-    kind = getattr(shape, "kind", shape)
-    return str(kind)
-
-
 def _winning_aces(ctx: TrumpContext, play: tuple[Card, ...]) -> int:
     """A's in a winning play whose largest card is an A (003 九.4: 硬A)."""
     if not play:
@@ -258,7 +253,7 @@ class _Deal:
             if isinstance(event, DECLARATION_TYPES):
                 continue
             if isinstance(event, Penalty):
-                self.penalty(event, done)
+                self.penalty(event)
                 continue
             if done:
                 what = "result" if isinstance(event, QuickResult) else type(event).__name__.lower()
@@ -280,6 +275,10 @@ class _Deal:
             assert isinstance(event, Trick)
             throw_fail = self.pending_throw_fail
             self.pending_throw_fail = None
+            if throw_fail is None:
+                # A referee's failed_throw penalty replaces the automatic one only right
+                # after the throw_fail or its forced trick.
+                self.auto_throw_charge.clear()
             trick = self.trick(ctx, event, self.expected_leader, throw_fail, dealer)
             self.expected_leader = trick.winner
             result.next_leader = trick.winner
@@ -362,7 +361,7 @@ class _Deal:
                 event.leader,
                 outcome.winner,
                 outcome.points,
-                _shape_name(outcome.shape),
+                outcome.shape,
                 outcome.last_trick_shape,
                 outcome.won_with_trump,
                 event.plays,
@@ -370,7 +369,7 @@ class _Deal:
         result.tricks.append(record)
         return record
 
-    def penalty(self, event: Penalty, after_play: bool) -> None:
+    def penalty(self, event: Penalty) -> None:
         rulebook = self.rulebook
         seat = event.seat
         if event.kind == "failed_throw" and seat in self.auto_throw_charge:
@@ -598,6 +597,6 @@ def replay_deal(
     else:
         for event in events:
             if isinstance(event, Penalty):
-                deal.penalty(event, False)
+                deal.penalty(event)
     deal.result.talking = tuple(deal.talking)
     return deal.result

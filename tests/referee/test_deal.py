@@ -463,3 +463,13 @@ def test_shuangkou_wrong_level_card_after_bottom_other_side_to_a_003_s5() -> Non
     assert deal["outcome"] == {"winner": "dealer", "levels_up": 12, "next_dealer": 1}
     at_a = deal_of(record("shuangkou-simple", [{"events": events}], levels=("2", "A")))
     assert at_a["promotion"]["soft_a"] == [0, 1]  # already at A: one soft A
+
+
+def test_later_failed_throw_penalty_is_a_second_penalty() -> None:
+    """A failed_throw penalty two tricks after a logged throw_fail is another offence."""
+    doc = union_throw_fail_deal()
+    doc["deals"][0]["events"] += [
+        {"type": "trick", "leader": 3, "plays": [["8H"], ["9H"], ["10H"], ["JH"]]},
+        {"type": "penalty", "seat": 3, "kind": "failed_throw", "points": 30},
+    ]
+    assert [p["points"] for p in deal_of(doc)["penalties"]] == [20, 30]

@@ -812,11 +812,13 @@
   function connectLive() {
     if (!cfg.live_url || !window.EventSource) return;
     const source = new EventSource(cfg.live_url);
-    source.onmessage = (msg) => {
+    const onUpdate = (msg) => {
       let data = {};
       try { data = JSON.parse(msg.data); } catch (e) { data = {}; }
       if (data.seq === undefined || data.seq > state.seq) fetchState();
     };
+    source.addEventListener("update", onUpdate);  // web/live.py names its events "update"
+    source.onmessage = onUpdate;
     source.onopen = () => fetchState();
   }
 

@@ -119,23 +119,32 @@ def _bomb_strength(size: int, rank_power: int) -> int:
     return 1_000 + (size - 2) * 100 + rank_power  # 4 → 1200+, 5 → 1300+ (below 1500)
 
 
-def _value_fits(value: int, low: int, high: int) -> bool:
-    """A natural value (A = 14) inside a window; A also fits as 1 (A-2-3-4-5)."""
-    return low <= value <= high or (value == 14 and low <= 1 <= high)
-
-
 def _sequences(
     counts: dict[int, int], width: int, per_rank: int, lowest_top: int
 ) -> list[int]:
     """Tops of every window of `width` consecutive ranks holding all the natural cards
-    with at most `per_rank` of each (wilds fill the rest), highest first."""
-    if any(n > per_rank for n in counts.values()):
-        return []
+    with at most `per_rank` of each (wilds fill the rest), highest first.
+
+    Values are natural (2 … A = 14); an A also fits a window as 1 (A-2-3-4-5, A-2-3).
+    """
+    mask = 0
+    has_ace = False
+    for value, count in counts.items():
+        if count > per_rank:
+            return []
+        if value == 14:
+            has_ace = True
+        else:
+            mask |= 1 << value
+    full = (1 << width) - 1
     tops = []
     for top in range(14, lowest_top - 1, -1):
-        low = top - width + 1
-        if all(_value_fits(value, low, top) for value in counts):
-            tops.append(top)
+        window = full << (top - width + 1)
+        if mask & ~window:
+            continue
+        if has_ace and not (window & (1 << 14 | 1 << 1)):
+            continue
+        tops.append(top)
     return tops
 
 

@@ -186,6 +186,11 @@ class MatchReplay:
         match = self.result
         if match.finished:
             return
+        if self.rulebook.promotion == "match_points":
+            points = match.deal_points
+            winner = 0 if points[0] > points[1] else 1 if points[1] > points[0] else None
+            self.finish(winner, "time up: deal points")
+            return
         if self.rulebook.time_up_rule == "shuangkou":
             # 003 十: past A (already finished), else more soft A's, else higher level, else draw.
             if match.soft_a[0] != match.soft_a[1]:

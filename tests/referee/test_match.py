@@ -222,3 +222,23 @@ def test_eighty_first_dealer_is_the_records_seat_then_rotation_002_s3_1() -> Non
     result = replay_document(record("eighty-rr", deals))
     assert [d["dealer"] for d in result["deals"]] == [2, 3]
     assert all(d["violations"] == [] for d in result["deals"])
+
+
+def test_time_up_shuangkou_soft_a_then_level_then_draw_003_s10() -> None:
+    """003 十 定时法: no side past A → more soft A's; else higher level; else a draw."""
+    zero = quick_deal(0, ["2S"], 0, 0)  # x = 0: side 0 straight to A + 1 soft A
+    zero["events"][0]["face_down"] = True
+    match = replay_document(record("shuangkou-simple", [zero], time_up=True))["match"]
+    assert (match["finished"], match["winner"], match["soft_a"]) == (True, 0, [1, 0])
+    level = quick_deal(0, ["2S"], 0, 60)  # +2 for side 0
+    level["events"][0]["face_down"] = True
+    assert replay_document(record("shuangkou-simple", [level], time_up=True))["match"]["winner"] == 0
+    draw = replay_document(record("shuangkou-simple", [], time_up=True))["match"]
+    assert (draw["finished"], draw["winner"]) == (True, None)
+
+
+def test_time_up_eighty_by_deal_points_002() -> None:
+    """An unfinished eighty-rr match stopped by the clock: more deal points wins."""
+    deals = [quick_deal(0, ["2S"], 0, 120)]  # defenders (side 1) 3 points
+    match = replay_document(record("eighty-rr", deals, time_up=True))["match"]
+    assert (match["finished"], match["winner"]) == (True, 1)

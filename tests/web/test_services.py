@@ -287,3 +287,22 @@ def test_guandan_match_state(factory):
     assert state["to_play"] in range(4)
     played = [c for e in first_deal["events"][:6] if e["type"] == "play" for c in e["cards"]]
     assert sum(state["unplayed"].values()) == 108 - len(played)
+
+
+def test_deal_replay_cache_gives_the_engines_own_answer(app):
+    """The per-deal memo (17-deal posts in ~3 ms) never changes a result."""
+    import referee.shengji.match as shengji_match
+
+    doc = simulate_match(find_rulebook("union-2deck"), 2)
+    services.clear_cache()
+    first = services.replay(doc)
+    cached = services.replay(doc)  # every deal now from the cache
+    shorter = services.replay({**doc, "deals": doc["deals"][:-1]})
+    wrapped = shengji_match.replay_deal
+    assert wrapped.web_cached
+    shengji_match.replay_deal = wrapped.__wrapped__
+    try:
+        assert replay_document(doc) == first == cached
+        assert replay_document({**doc, "deals": doc["deals"][:-1]}) == shorter
+    finally:
+        shengji_match.replay_deal = wrapped

@@ -19,9 +19,13 @@ from web.auth import table_referee_required
 from web.extensions import db
 from web.models import Match, Table
 
+LEAN_OMITS = ("event_seqs", "record", "result")
 
-def _public_state(state: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in state.items() if key != "event_seqs"}
+
+def _public_state(state: dict[str, Any], *, lean: bool = False) -> dict[str, Any]:
+    """The state as JSON; `lean` leaves out the whole record and result (posts answer fast)."""
+    omit = LEAN_OMITS if lean else ("event_seqs",)
+    return {key: value for key, value in state.items() if key not in omit}
 
 
 def _match_at(table: Table, match_id: int) -> Match:
@@ -43,15 +47,20 @@ def _device() -> str:
 
 
 def _answer(call: Any) -> Any:
+    """Run a service; 200 with the new state, 409 with the fresh state, 422 with the reason.
+
+    The state leaves out the full record and result unless the body asks `"full": true`.
+    """
+    lean = not _body().get("full")
     try:
         state = call()
     except services.ConflictError as error:
         return jsonify(
-            error="conflict", message=error.message, state=_public_state(error.state)
+            error="conflict", message=error.message, state=_public_state(error.state, lean=lean)
         ), 409
     except services.RejectedEvent as error:
         return jsonify(error="rejected", message=error.message, rule_id=error.rule_id), 422
-    return jsonify(state=_public_state(state), duplicate=bool(state.get("duplicate")))
+    return jsonify(state=_public_state(state, lean=lean), duplicate=bool(state.get("duplicate")))
 
 
 @bp.get("/matches/<int:match_id>/state")

@@ -1,0 +1,130 @@
+"""Web benchmark: post an event to a 17-deal match and get the recomputed state back.
+
+A shuangsheng-17 match (17 deals) is imported up to the start of deal 17; then every event
+of deal 17 is posted through the JSON API (Flask test client, SQLite file) and timed from
+request to parsed response:
+
+- `warm`: this server answered the previous post too (its state cache holds the seq);
+- `other_server`: the state cache is cleared before each post, as when another app
+  server took the previous post: the log (~400 entries) is read and folded again, the
+  per-deal replay cache still helps;
+- `cold`: every cache cleared before each post (the first post after a restart).
+
+Target: p95 ≤ 50 ms (warm and other_server).
+
+    .venv/bin/python -m bench.bench_web
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+SEED = 8  # a shuangsheng-17 simulation with exactly 17 deals, 25 events in the last
+WARM_MATCHES = 4
+COLD_MATCHES = 3  # 2 "another server answered last", 1 with every cache empty
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def _summary(name: str, values: list[float]) -> dict[str, float]:
+    return {
+        f"{name}_n": float(len(values)),
+        f"{name}_p50_ms": round(statistics.median(values), 2),
+        f"{name}_p95_ms": round(_percentile(values, 0.95), 2),
+        f"{name}_max_ms": round(max(values), 2),
+    }
+
+
+def main() -> dict[str, Any]:
+    """Run the benchmark, print the figures, return them."""
+    from app import create_app
+    from referee.rulebooks import find_rulebook
+    from referee.shengji.simulate import simulate_match
+    from web import services
+    from web.extensions import db
+    from web.models import Event, Match, Pair, Player, Table
+
+    figures: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app(
+            {
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(tmp) / 'bench.sqlite'}",
+                "SECRET_KEY": "bench",
+                "WTF_CSRF_ENABLED": False,
+            }
+        )
+        with app.app_context():
+            db.create_all()
+            doc = simulate_match(find_rulebook("shuangsheng-17"), SEED)
+            assert len(doc["deals"]) == 17, len(doc["deals"])
+            event = Event(name="bench", game="shengji", rulebook="shuangsheng-17")
+            pairs = []
+            for name in ("A", "B"):
+                pair = Pair(event=event, name=name)
+                pair.players = [Player(name=name + "1", position=0), Player(name=name + "2", position=1)]
+                pairs.append(pair)
+            table = Table(event=event, number=1)
+            matches = []
+            for _ in range(WARM_MATCHES + COLD_MATCHES):
+                match = Match(event=event, table=table, pair_a=pairs[0], pair_b=pairs[1])
+                db.session.add(match)
+                db.session.flush()
+                match.seats = doc["players"]
+                matches.append(match)
+            db.session.commit()
+            last = doc["deals"][16]
+            head = {**doc, "deals": [*doc["deals"][:16], {**last, "events": []}]}
+            for match in matches:
+                services.import_record(match.id, head, actor="bench")
+            token = table.token
+            match_ids = [m.id for m in matches]
+            entries = db.session.query(services.LogEntry).count() // len(matches)
+        client = app.test_client()
+
+        def post_all(match_id: int, cold: bool, deals_too: bool = False) -> list[float]:
+            times = []
+            seq = None
+            with app.app_context():
+                seq = services.match_state(match_id)["seq"]
+            for i, event in enumerate(last["events"]):
+                if cold:
+                    services.clear_cache(deals=deals_too)
+                body = {"event": event, "expected_seq": seq, "idempotency_key": f"{match_id}-{i}"}
+                start = time.perf_counter()
+                response = client.post(f"/api/t/{token}/matches/{match_id}/events", json=body)
+                state = response.get_json()["state"]
+                times.append((time.perf_counter() - start) * 1000)
+                assert response.status_code == 200, response.get_json()
+                seq = state["seq"]
+            return times
+
+        warm = [t for m in match_ids[:WARM_MATCHES] for t in post_all(m, cold=False)]
+        other = [t for m in match_ids[WARM_MATCHES:-1] for t in post_all(m, cold=True)]
+        cold = post_all(match_ids[-1], cold=True, deals_too=True)
+        figures.update(_summary("warm_post", warm))
+        figures.update(_summary("other_server_post", other))
+        figures.update(_summary("cold_post", cold))
+        figures["log_entries_per_match"] = entries
+        with app.app_context():
+            services.clear_cache()
+            start = time.perf_counter()
+            state = services.match_state(match_ids[0])
+            figures["cold_match_state_ms"] = round((time.perf_counter() - start) * 1000, 2)
+            figures["deals"] = state["deal"]
+            db.session.remove()
+            db.engine.dispose()
+    for key, value in figures.items():
+        print(f"{key:28} {value}")
+    return figures
+
+
+if __name__ == "__main__":
+    main()

@@ -83,6 +83,94 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+NEXT_DEALER = {
+    "partner_or_next": "dealer side won → the dealer's partner; lost → the dealer's 下家",
+    "rotate": "every deal the 下家 (rotation)",
+    "same_or_next": "dealer side won → the same dealer; lost → the dealer's 下家",
+}
+MATCH_END = {
+    "pass_a": "the first side past A wins",
+    "deal_limit": "after {deal_limit} deals the higher level wins, equal levels → the side on "
+    "the table (台上)",
+    "fixed_deals": "a match is {fixed_deals} deals; more deal points wins (2 : 0, draw 1 : 1)",
+}
+TOTALS = (0, 5, 35, 40, 75, 80, 85, 90, 115, 120, 155, 160, 195, 200, 205, 240)
+
+
+def _shengji_summary(rulebook: Rulebook) -> list[str]:
+    """Bullet points and the bottom and promotion tables, computed by the engine itself."""
+    from referee.shengji.scoring import bottom_multiplier, promote
+
+    levels = "only 2 is played" if rulebook.fixed_level else "2 … A"
+    if rulebook.must_play_levels:
+        levels += f"; must-play levels {', '.join(rulebook.must_play_levels)} (a promotion stops there)"
+    end = MATCH_END[rulebook.match_end].format(
+        deal_limit=rulebook.deal_limit, fixed_deals=rulebook.fixed_deals
+    )
+    if rulebook.time_limit_minutes:
+        end += f"; {rulebook.time_limit_minutes}-minute limit"
+    first = "the grab (抢亮 / 抢报)" if rulebook.first_dealer == "grab" else "seating rotation"
+    nobody = "flip the top bottom card (定主)" if rulebook.nobody_declares == "flip" else (
+        "redeal and grab again"
+    )
+    declare = "a single level card" if rulebook.declaration == "single_level" else (
+        "a level card with the matching joker (big joker ♥/♦, small joker ♠/♣)"
+    )
+    if rulebook.declaration_face_down:
+        declare += ", face down"
+    lines = [
+        f"- Levels (级): {levels}.",
+        f"- Match: {end}.",
+        f"- First dealer (庄家): {first}; nobody declares → {nobody}.",
+        f"- Next dealer: {NEXT_DEALER[rulebook.next_dealer]}.",
+        "- Playing A: " + (
+            "the dealer at A passes only with x < 80 and the last trick won by the dealer "
+            "side's A (硬A, one per A in that play); x = 0 or x ≥ 200 sends a side straight "
+            "to A with a soft A (软A)."
+            if rulebook.playing_a == "hard_a"
+            else "no levels are played." if rulebook.fixed_level
+            else "going past A passes it"
+            + (" (A must be won as dealer)." if "A" in rulebook.must_play_levels else ".")
+            + (" I-7: before the deal limit, passing A wins at once."
+               if rulebook.match_end == "deal_limit" and rulebook.dealer_win_at_a_ends_game
+               else "")
+        ),
+        f"- Declaring (亮主): {declare}; overcall (反主) scheme `{rulebook.overcall}`.",
+        f"- Failed throw (甩错): {rulebook.failed_throw_points_per_card} points per card"
+        + ("; the dealer's partner may not ruff that trick" if
+           rulebook.failed_throw_partner_may_not_ruff else "")
+        + f". Hidden card (藏张): {rulebook.hidden_card_points} points. Wrong follow: "
+        f"{rulebook.wrong_follow_points_per_card} points per card.",
+        "",
+        "Bottom multiplier when the defenders win the last trick (抠底):",
+        "",
+    ]
+    shapes = ("single", "pair", "tractor2", "tractor3", "throw:single", "throw:pair")
+    lines.append("| won with | " + " | ".join(shapes) + " |")
+    lines.append("|---|" + "---|" * len(shapes))
+    for trump in (False, True) if rulebook.bottom_multiplier == "shuangkou" else (False,):
+        label = "trump (将牌)" if trump else ("side suit (副牌)" if
+                                               rulebook.bottom_multiplier == "shuangkou" else "any")
+        cells = " | ".join(f"×{bottom_multiplier(rulebook, shape, trump)}" for shape in shapes)
+        lines.append(f"| {label} | {cells} |")
+    lines += ["", "Defenders' total x (dealer seat 0, both sides at 2 before the deal):", ""]
+    if rulebook.promotion == "match_points":
+        lines += ["| x | winner | deal points [side 0, side 1] |", "|---|---|---|"]
+    else:
+        lines += ["| x | winner | levels up | levels after | next dealer |", "|---|---|---|---|---|"]
+    for x in TOTALS:
+        score = promote(rulebook, x, dealer=0, levels=("2", "2"))
+        if score.match_points is not None:
+            lines.append(f"| {x} | {score.winner} | {list(score.match_points)} |")
+        else:
+            extra = " (+1 soft A)" if any(score.soft_a) else ""
+            lines.append(
+                f"| {x} | {score.winner} | {score.levels_up}{extra} | "
+                f"{' : '.join(score.levels_after)} | seat {score.next_dealer} |"
+            )
+    return lines
+
+
 def render() -> str:
     """The whole `docs/rulebooks.md` text."""
     presets = list(PRESETS.values())
@@ -106,6 +194,11 @@ def render() -> str:
     for rulebook in presets:
         game = "Shengji (升级)" if rulebook.game == "shengji" else "Guandan (掼蛋)"
         lines.append(f"| `{rulebook.name}` | {game} | {rulebook.title} | `{rulebook.seed}` |")
+    for rulebook in presets:
+        if rulebook.game != "shengji":
+            continue
+        lines += ["", f"## `{rulebook.name}`: {rulebook.title}", ""]
+        lines += _shengji_summary(rulebook)
     lines += ["", "## Options by preset", ""]
     header = "| option | " + " | ".join(f"`{r.name}`" for r in presets) + " |"
     lines += [header, "|---|" + "---|" * len(presets)]

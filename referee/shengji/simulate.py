@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from referee.cards import Card, two_decks
+from referee.cards import Card, parse_cards, two_decks
 from referee.errors import InvalidRecordError
 from referee.rulebooks import Rulebook
 from referee.shengji.deal import replay_deal
@@ -32,6 +32,7 @@ from referee.shengji.tricks import evaluate_trick
 
 __all__ = ["MAX_DEALS", "simulate_deal_events", "simulate_match"]
 
+REBURY_RATE = 0.7  # share of deals whose bottom is re-chosen at random (points for 抠底)
 FAILED_THROW_RATE = 0.03  # share of leads that are a failed throw (甩牌失败)
 MAX_DEALS = 80  # a pass-A match that has not ended by then stops (record stays valid)
 PLAYERS = ["赵", "钱", "孙", "李"]
@@ -42,6 +43,35 @@ def _remove(hand: Counter[Card], cards: tuple[Card, ...]) -> None:
         hand[card] -= 1
         if hand[card] == 0:
             del hand[card]
+
+
+def _random_bury(
+    ctx: TrumpContext, events: list[dict[str, Any]], hands: list[Counter[Card]], rng: random.Random
+) -> None:
+    """Replace the final bury by 8 random side-suit cards (often with points, for 抠底).
+
+    The declaration simulator buries point-free cards; the burier's hand and the last
+    `bury` event are rewritten together, never burying a card the seat showed.
+    """
+    bury = next((e for e in reversed(events) if e["type"] == "bury"), None)
+    if bury is None:
+        return
+    seat = bury["seat"]
+    shown: Counter[Card] = Counter()
+    for event in events:
+        if event["type"] in ("declare", "overcall", "reinforce") and event["seat"] == seat:
+            shown |= Counter(parse_cards(event["cards"]))
+    pool = hands[seat] + Counter(parse_cards(bury["cards"]))
+    free = list((pool - shown).elements())
+    side = [card for card in free if not ctx.is_trump(card)]
+    choices = side if len(side) >= 8 else free
+    if len(choices) < 8:  # pragma: no cover - 33 cards always leave 8
+        return
+    rng.shuffle(choices)
+    buried = sorted(choices[:8], key=lambda card: card.index)
+    pool.subtract(buried)
+    hands[seat] = +pool
+    bury["cards"] = [str(card) for card in buried]
 
 
 def simulate_deal_events(
@@ -65,6 +95,8 @@ def simulate_deal_events(
         return events, True
     ctx = TrumpContext.of(declared.level, declared.trump_suit, rulebook.trump_chain)
     hands = declared.hands
+    if rng.random() < REBURY_RATE:
+        _random_bury(ctx, events, hands, rng)
     leader = declared.dealer
     partner = (declared.dealer + 2) % 4
     while hands[leader]:

@@ -124,8 +124,12 @@ def render(figures: dict[str, float]) -> str:
         f"| 17-deal match, wall clock on the shared machine (median of 15) | — | "
         f"{figures['match17_wall_ms_median']:.1f} ms |",
         "",
+        "Targets are checked against CPU time; the wall-clock figure swings with the other "
+        "jobs on the two shared cores (18–52 ms seen for the same match during one afternoon). "
         "The ordering tables come from `TrumpContext.of` (cached per level, trump and chain); "
-        "hindsight checks walk each seat's later plays once per trick.",
+        "hindsight checks walk each seat's later plays once per trick. A 17-deal match costs "
+        "about 0.6 ms a deal: parsing the events, resolving the declarations, evaluating 25 "
+        "tricks, the hindsight pass and scoring.",
     ])
 
 

@@ -145,6 +145,14 @@ def test_union_promotion_stops_at_must_play_J_and_A_000_s15(
     assert (level, passed) == (expected, False)
 
 
+def test_must_play_levels_are_an_option() -> None:
+    """must_play_levels is data: a director's 5-must-play stops a promotion at 5."""
+    rulebook = UNION.with_options({"must_play_levels": ["2", "5", "J", "A"]})
+    assert raise_level(rulebook, "3", 3, played_as_dealer=True) == ("5", False, "5")
+    assert promote(rulebook, 0, dealer=0, levels=("3", "2")).levels_after == ("5", "2")
+    assert promote(UNION, 0, dealer=0, levels=("3", "2")).levels_after == ("6", "2")
+
+
 def test_union_must_play_stop_is_only_for_levels_above() -> None:
     """A side already at J (or 2) moves on normally; only levels above stop it."""
     assert raise_level(UNION, "J", 2, played_as_dealer=False)[0] == "K"

@@ -25,6 +25,7 @@ from referee.cards import ALL_CARDS, Card, Rank, Suit
 __all__ = [
     "BOMB_KINDS",
     "KINDS",
+    "KIND_NAMES",
     "Combo",
     "beats",
     "choose_reading",
@@ -47,6 +48,19 @@ KINDS = (
     "joker_bomb",
 )
 BOMB_KINDS = frozenset({"bomb", "straight_flush", "joker_bomb"})
+# Chinese names for display (the UI shows Chinese first).
+KIND_NAMES = {
+    "single": "单张",
+    "pair": "对子",
+    "triple": "三张",
+    "full_house": "三带二",
+    "straight": "顺子",
+    "three_pairs": "三连对",
+    "plate": "钢板",
+    "bomb": "炸弹",
+    "straight_flush": "同花顺",
+    "joker_bomb": "四王",
+}
 
 # Bomb strength bands (seed §2): four jokers > bombs of 6+ cards (by size, then rank) >
 # straight flush > 5-card bomb > 4-card bomb > every non-bomb.
@@ -89,6 +103,19 @@ class Combo:
     size: int
     power: int
     bomb: int = 0
+
+    @property
+    def chinese(self) -> str:
+        """The combination as people call it: `三带二 Q`, `6张炸弹 5`, `四王`.
+
+        >>> from referee.cards import parse_cards
+        >>> classify(parse_cards("5S 5D 5C 5H 5S 5D"), Rank.TWO).chinese
+        '6张炸弹 5'
+        """
+        if self.kind == "joker_bomb":
+            return KIND_NAMES["joker_bomb"]
+        name = f"{self.size}张炸弹" if self.kind == "bomb" else KIND_NAMES[self.kind]
+        return f"{name} {self.rank.value}"
 
     def to_json(self) -> dict[str, Any]:
         """`{kind, rank, size}` as in RECORD_FORMAT.md."""

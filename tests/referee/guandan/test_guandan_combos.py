@@ -205,3 +205,15 @@ def test_reading_that_beats_the_table_counts_004_s3_3():
     table = readings(parse_cards("6C 6H 7C 7D 8C 8D"), level)[0]  # three pairs up to 8
     chosen, ok = choose_reading(found, table)
     assert not ok and chosen is not None
+
+
+def test_chinese_names_cover_every_kind():
+    from referee.guandan.combos import KIND_NAMES, KINDS
+
+    assert set(KIND_NAMES) == set(KINDS)
+
+
+def test_chinese_display(combo):
+    assert combo("QS QD QC 3S 3D").chinese == "三带二 Q"
+    assert combo("SJ SJ BJ BJ").chinese == "四王"
+    assert combo("3S 4S 5S 6S 7S").chinese == "同花顺 7"

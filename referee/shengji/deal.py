@@ -432,14 +432,24 @@ class _Deal:
         self.declared_cards(outcome)
 
     def declared_cards(self, outcome: DeclarationOutcome) -> None:
-        """A card shown to declare is in that seat's hand: it cannot be played by another."""
-        shown = [e for e in self.events if isinstance(e, Declare | Overcall | Reinforce)]
-        if not shown or not self.trick_events:
+        """A card shown to declare is in that seat's hand: it cannot be played by another.
+
+        The cards a seat showed (declare, overcall and 防反 together, as
+        `DeclarationOutcome.declared` counts them) must be played by that seat; a seat that
+        buried is not checked (the card may lie in the bottom). Reported once the other
+        seats and the bottom leave too few copies, or at the end of the deal.
+        """
+        if not self.trick_events:
             return
         buriers = {e.seat for e in self.events if isinstance(e, Bury)}
-        wanted = {card for e in shown if e.seat not in buriers for card in e.cards}
-        if not wanted:
+        needed: dict[tuple[int, Card], int] = {}
+        for seat, cards in outcome.declared.items():
+            if seat not in buriers:
+                for card, count in Counter(cards).items():
+                    needed[(seat, card)] = count
+        if not needed:
             return
+        wanted = {card for _, card in needed}
         played_by: dict[tuple[int, Card], list[int]] = {}
         for trick in self.trick_events:
             for position, play in enumerate(trick.plays):
@@ -449,43 +459,39 @@ class _Deal:
                         played_by.setdefault(key, []).append(trick.index)
         bottom = Counter(outcome.bottom)
         finished = self.cards_played >= CARDS_PER_DEAL
-        reported: set[tuple[int, Card]] = set()
-        for event in self.events:
-            if not isinstance(event, Declare | Overcall | Reinforce):
+        for (seat, card), count in needed.items():
+            if len(played_by.get((seat, card), [])) >= count:
                 continue
-            seat = event.seat
-            if seat in buriers:
-                continue  # the card may have gone into the bottom
-            for card, needed in Counter(event.cards).items():
-                if (seat, card) in reported:
-                    continue
-                own = len(played_by.get((seat, card), []))
-                if own >= needed:
-                    continue
-                elsewhere = [
-                    (index, other)
-                    for other in range(4)
-                    if other != seat
-                    for index in played_by.get((other, card), [])
-                ]
-                elsewhere.sort()
-                used = len(elsewhere) + bottom[card]
-                if used + needed <= 2 and not finished:
-                    continue
-                reported.add((seat, card))
-                proof = elsewhere[-1] if elsewhere else (None, None)
-                result_event = proof[0] if proof[0] is not None else event.index
-                self.result.violations.append(
-                    Violation(
-                        "declared_card_mismatch",
-                        result_event,
-                        proof[1] if proof[1] is not None else seat,
-                        proof_event=event.index,
-                        rule_id="shengji.declare.card_not_in_hand",
-                        detail=f"seat {seat} showed {card} but it was played by another seat",
-                        cards=(card,),
-                    )
+            elsewhere = sorted(
+                (index, other)
+                for other in range(4)
+                if other != seat
+                for index in played_by.get((other, card), [])
+            )
+            if len(elsewhere) + bottom[card] + count <= 2 and not finished:
+                continue
+            shown_at = max(
+                (
+                    e.index
+                    for e in self.events
+                    if isinstance(e, Declare | Overcall | Reinforce)
+                    and e.seat == seat
+                    and card in e.cards
+                ),
+                default=0,
+            )
+            event, player = elsewhere[-1] if elsewhere else (shown_at, seat)
+            self.result.violations.append(
+                Violation(
+                    "declared_card_mismatch",
+                    event,
+                    player,
+                    proof_event=shown_at,
+                    rule_id="shengji.declare.card_not_in_hand",
+                    detail=f"seat {seat} showed {card} but it was played by another seat",
+                    cards=(card,),
                 )
+            )
 
     # -- scoring --------------------------------------------------------------------------
 

@@ -474,3 +474,32 @@ def test_later_failed_throw_penalty_is_a_second_penalty() -> None:
         {"type": "penalty", "seat": 3, "kind": "failed_throw", "points": 30},
     ]
     assert [p["points"] for p in deal_of(doc)["penalties"]] == [20, 30]
+
+
+def test_reinforced_pair_must_both_be_in_the_seats_hand_000_s13() -> None:
+    """防反 shows the twin: the seat held both copies, so another seat cannot play one."""
+    for seed in range(1, 60):
+        doc = simulated("eighty-rr", seed, deals=2)
+        events = doc["deals"][1]["events"]
+        declare = events[0]
+        if declare["type"] != "declare" or len(declare["cards"]) != 1:
+            continue
+        seat, card = declare["seat"], declare["cards"][0]
+        if any(e["type"] in ("overcall", "reinforce") for e in events) or any(
+            e["type"] == "bury" and e["seat"] == seat for e in events
+        ):
+            continue
+        plays = [
+            (e["leader"] + position) % 4
+            for e in events if e["type"] == "trick"
+            for position, play in enumerate(e["plays"]) for c in play if c == card
+        ]
+        if plays.count(seat) != 1 or len(plays) != 2:
+            continue
+        assert kinds(replay_document(doc)["deals"][1]).count("declared_card_mismatch") == 0
+        events.insert(1, {"type": "reinforce", "seat": seat, "cards": [card]})
+        deal = replay_document(doc)["deals"][1]
+        mismatch = [v for v in deal["violations"] if v["kind"] == "declared_card_mismatch"]
+        assert mismatch and mismatch[0]["proof_event"] == 1, deal["violations"]
+        return
+    raise AssertionError("no simulated deal fits")  # pragma: no cover

@@ -83,9 +83,13 @@ def shengji_rows(state: dict[str, Any]) -> list[dict[str, Any]]:
                 bottom_text += f" × {multiplier}"
         winner = outcome.get("winner")
         promotion = "—"
-        if winner:
-            who = _("dealer") if winner == "dealer" else _("defenders")
-            promotion = f"{who} +{outcome.get('levels_up', 0)}"
+        if winner == "dealer":
+            promotion = _("dealer +%(n)s", n=outcome.get("levels_up", 0))
+        elif winner:
+            up = outcome.get("levels_up", 0)
+            promotion = _("defenders take the deal (上台) +%(n)s", n=up) if up else _(
+                "defenders take the deal (上台)"
+            )
         rows.append(
             {
                 "number": deal.get("number", index + 1),

@@ -423,6 +423,7 @@ def _summary(state: dict[str, Any]) -> dict[str, Any]:
         "trump": state["trump"],
         "to_play": state["to_play"],
         "defender_total": state["defender_total"],
+        "captured": state["captured_so_far"],
         "levels": state["levels"],
         "finished": state["finished"],
         "winner": state["winner"],

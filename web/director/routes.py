@@ -161,6 +161,7 @@ def event(event_id: int) -> Any:
         match_form=match_form,
         results_form=ImportResultsForm(),
         referee_url=referee_url,
+        has_rounds="events.rounds" in current_app.view_functions,
     )
 
 

@@ -178,6 +178,7 @@ class _Deal:
         self.result = DealResult(number=setup.number, levels=levels)
         self.copies = [0] * 54  # copies seen of each card, by `Card.index`
         self.cards_played = 0
+        self.seat_cards = [0, 0, 0, 0]  # cards each seat has played
         self.trick_events: list[Trick] = []
         self.throw_fails: dict[int, ThrowFail] = {}
         self.pending_throw_fail: ThrowFail | None = None
@@ -186,6 +187,14 @@ class _Deal:
         self.quick: QuickResult | None = None
         self.quick_aces = 0
         self.expected_leader = 0
+
+    def hands_empty(self) -> bool:
+        """The deal's play is over: 100 cards played, or three seats are out of their 25
+        cards and a wrong count (多牌少牌) left the fourth one card short."""
+        seats = self.seat_cards
+        if self.cards_played >= CARDS_PER_DEAL:
+            return True
+        return min(seats) >= 24 and sum(1 for count in seats if count >= 25) >= 3
 
     def fail(self, message: str, event: int | None) -> InvalidRecordError:
         return InvalidRecordError(message, deal=self.setup.number, event=event)
@@ -286,7 +295,7 @@ class _Deal:
                 result.dealer_side_points += trick.points
             else:
                 result.captured += trick.points
-            if self.cards_played >= CARDS_PER_DEAL:
+            if self.hands_empty():
                 done = True
         self.checks(ctx, outcome)
         if done:
@@ -309,6 +318,7 @@ class _Deal:
                     seat = event.seat_of(position)
                     raise self.fail(f"a third {card} (seat {seat}): two decks hold two", event.index)
             self.cards_played += len(play)
+            self.seat_cards[event.seat_of(position)] += len(play)
         if event.leader != expected_leader:
             result.violations.append(
                 Violation(
@@ -458,7 +468,7 @@ class _Deal:
                         key = (trick.seat_of(position), card)
                         played_by.setdefault(key, []).append(trick.index)
         bottom = Counter(outcome.bottom)
-        finished = self.cards_played >= CARDS_PER_DEAL
+        finished = self.hands_empty()
         for (seat, card), count in needed.items():
             if len(played_by.get((seat, card), [])) >= count:
                 continue

@@ -503,3 +503,32 @@ def test_reinforced_pair_must_both_be_in_the_seats_hand_000_s13() -> None:
         assert mismatch and mismatch[0]["proof_event"] == 1, deal["violations"]
         return
     raise AssertionError("no simulated deal fits")  # pragma: no cover
+
+
+def test_deal_with_a_short_play_still_ends_and_scores() -> None:
+    """多牌少牌: one card short in one trick; the deal still ends when the hands run out."""
+    doc = simulated("eighty-rr", 15)
+    events = doc["deals"][0]["events"]
+    tricks = [e for e in events if e["type"] == "trick" and len(e["plays"][0]) == 1]
+    short = tricks[3]
+    short["plays"][2] = []  # the third player played nothing
+    deal = deal_of(doc)
+    assert deal["phase"] == "finished" and deal["outcome"] is not None
+    assert "wrong_count" in kinds(deal)
+
+
+def test_deal_with_an_extra_card_early_is_not_cut_short() -> None:
+    """多牌: a seat that played one card too many earlier does not end the deal early."""
+    doc = simulated("eighty-rr", 15)
+    events = doc["deals"][0]["events"]
+    tricks = [e for e in events if e["type"] == "trick"]
+    single = next(e for e in tricks[2:] if len(e["plays"][0]) == 1)
+    last = tricks[-1]
+    seat = (single["leader"] + 1) % 4
+    # move seat's card of the last trick into the earlier single trick
+    position_last = (seat - last["leader"]) % 4
+    moved = last["plays"][position_last].pop()
+    single["plays"][1].append(moved)
+    deal = deal_of(doc)
+    assert deal["phase"] == "finished" and len(deal["tricks"]) == len(tricks)
+    assert "wrong_count" in kinds(deal)

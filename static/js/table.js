@@ -526,7 +526,7 @@
         (v) => { c.kind = v; c.cards = []; c.to = null; }));
       panel.append(el("p", { class: "hint", text: c.kind === "anti_tribute" ? fmt(T.anti_hint, { seat: seatName(c.from) })
         : fmt(T.tribute_hint, { from: seatName(c.from), to: seatName(c.to) }) }));
-      if (d.tribute_next) panel.append(el("p", { class: "hint", text: T.tribute_expected + " " + JSON.stringify(d.tribute_next) }));
+      if (d.tribute_text) panel.append(el("p", { class: "hint", id: "tribute-due", text: d.tribute_text }));
     } else if (mode === "order") {
       panel.append(el("h2", { text: T.tab_order }), el("p", { class: "hint", text: T.order_hint }),
         el("p", {}, c.order.map((s, i) => fmt(T.finished_nth, { n: i + 1 }) + " " + seatName(s)).join(" · ")));

@@ -200,18 +200,39 @@ def _guandan_deal(deal: dict[str, Any]) -> dict[str, Any]:
             "label": " ".join(i18n.card_text(c) for c in last.get("cards") or [])
             + (f" ({combo.get('kind')})" if combo.get("kind") else ""),
         }
+    due = deal.get("tribute_due") or None
+    tribute_done = bool(due) and (
+        bool(deal.get("anti_tribute"))
+        or len(deal.get("returns") or []) >= len(due.get("payers") or [None])
+    )
     return {
+        # the engine keeps "tribute" until the first play; once every return is logged the
+        # tablet moves on to the plays
+        "phase": "playing" if deal.get("phase") == "tribute" and tribute_done else deal.get("phase"),
         "next_to_play": deal.get("next_to_play"),
         "cards_left": deal.get("cards_left"),
         "order": deal.get("order") or [],
         "last_play": last_play,
         "on_table": {"seat": last_play["seat"], "cards": last_play["cards"]} if last_play else None,
         "tribute_next": deal.get("tribute_next"),
-        "tribute_due": deal.get("tribute_due"),
+        "tribute_due": due,
+        "tribute_text": _tribute_text(due, deal) if due else "",
         "penalties": [
             dict(p, label=i18n.term(i18n.PENALTY_KINDS, p.get("kind"))) for p in deal.get("penalties") or []
         ],
     }
+
+
+def _tribute_text(due: dict[str, Any], deal: dict[str, Any]) -> str:
+    payers = ", ".join(i18n.seat_name(s) for s in due.get("payers") or [])
+    receivers = ", ".join(i18n.seat_name(s) for s in due.get("receivers") or [])
+    return _(
+        "Tribute due: %(payers)s → %(receivers)s (%(given)s given, %(returned)s returned)",
+        payers=payers,
+        receivers=receivers,
+        given=len(deal.get("tributes") or []),
+        returned=len(deal.get("returns") or []),
+    )
 
 
 def _describe(entry: Any, players: list[str]) -> str:
@@ -254,7 +275,7 @@ def table_view(match: Match, state: dict[str, Any] | None = None) -> dict[str, A
         events = deals_doc[-1].get("events") or []
         deal_view = {
             "number": number,
-            "phase": state.get("phase"),
+            "phase": current.get("phase") or state.get("phase"),
             "dealer": current.get("dealer"),
             "level": current.get("level") or state.get("level"),
             "levels_after": current.get("levels_after"),

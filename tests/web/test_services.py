@@ -306,3 +306,19 @@ def test_deal_replay_cache_gives_the_engines_own_answer(app):
         assert replay_document({**doc, "deals": doc["deals"][:-1]}) == shorter
     finally:
         shengji_match.replay_deal = wrapped
+
+
+def test_violations_name_the_log_entry_that_broke_the_rule(factory):
+    """RECORD_FORMAT: a dealer contradicting the rulebook is a violation (wrong_dealer)."""
+    match = factory.match(rulebook="union-2deck")
+    doc = simulate_match(find_rulebook("union-2deck"), 3)
+    true_dealer = replay_document(doc)["deals"][1]["dealer"]
+    deals = [dict(deal) for deal in doc["deals"][:2]]
+    deals[1]["dealer"] = (true_dealer + 1) % 4
+    state = services.import_record(match.id, {**doc, "deals": deals}, actor="td")
+    [violation] = [v for v in state["violations"] if v["kind"] == "wrong_dealer"]
+    assert violation["deal"] == 2
+    assert violation["seq"] == state["event_seqs"][1][violation["event"]]
+    entry = next(e for e in _log(match.id) if e.seq == violation["seq"])
+    assert entry.payload == deals[1]["events"][violation["event"]]
+    assert state["result"]["deals"][1]["violations"]  # the engine's own report, unchanged

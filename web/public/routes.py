@@ -13,6 +13,16 @@ from web.models import Event, Match, Table
 from web.public import bp
 
 
+def _state_or_none(match: Match | None) -> tuple[dict[str, Any] | None, str | None]:
+    """The match state, or None and the reason when the engine cannot replay its log."""
+    if match is None:
+        return None, None
+    try:
+        return services.match_state(match.id), None
+    except services.RejectedEvent as error:
+        return None, error.message
+
+
 @bp.get("/")
 def index() -> Any:
     events = db.session.execute(db.select(Event).order_by(Event.id.desc())).scalars().all()
@@ -54,8 +64,8 @@ def table(table_id: int) -> Any:
     if table is None:
         abort(404)
     match = table.current_match()
-    state = services.match_state(match.id) if match else None
-    return render_template("public/table.html", table=table, match=match, state=state)
+    state, error = _state_or_none(match)
+    return render_template("public/table.html", table=table, match=match, state=state, error=error)
 
 
 @bp.get("/public/matches/<int:match_id>")
@@ -63,8 +73,9 @@ def match(match_id: int) -> Any:
     match = db.session.get(Match, match_id)
     if match is None:
         abort(404)
+    state, error = _state_or_none(match)
     return render_template(
-        "public/table.html", table=match.table, match=match, state=services.match_state(match.id)
+        "public/table.html", table=match.table, match=match, state=state, error=error
     )
 
 
@@ -73,9 +84,8 @@ def match_fragment(match_id: int) -> Any:
     match = db.session.get(Match, match_id)
     if match is None:
         abort(404)
-    return render_template(
-        "_partials/match_state.html", match=match, state=services.match_state(match.id)
-    )
+    state, error = _state_or_none(match)
+    return render_template("_partials/match_state.html", match=match, state=state, error=error)
 
 
 @bp.get("/public/matches/<int:match_id>/scoresheet")

@@ -64,6 +64,9 @@ def _match_or_404(match_id: int) -> Match:
     return match
 
 
+LOG_PAGE = 300  # log entries shown on the match page unless ?all=1
+
+
 def referee_url(table: Table) -> str:
     """The table's referee link (the tablet blueprint serves `/t/<token>/`)."""
     base = current_app.config.get("PUBLIC_BASE_URL") or request.host_url.rstrip("/")
@@ -322,12 +325,15 @@ def match(match_id: int) -> Any:
     seats_form = SeatsForm(
         data={f"seat{i}": name for i, name in enumerate(match.seats or match.default_seats())}
     )
+    entries = services.log_entries(match.id)
+    show_all = request.args.get("all") == "1"
     return render_template(
         "director/match.html",
         match=match,
         state=state,
         error=error,
-        entries=services.log_entries(match.id),
+        entries=entries,
+        shown=entries if show_all else entries[-LOG_PAGE:],
         corrections=services.corrections(match.id),
         seats_form=seats_form,
         import_form=ImportRecordForm(),

@@ -48,6 +48,13 @@ class Rulebook:
     must_play_levels: tuple[str, ...] = _opt(
         (), "Levels a promotion stops at and must be played (union-2deck: 2, J, A)."
     )
+    must_play_as_dealer: bool = _opt(
+        False,
+        "Stricter 必打: a side at a must-play level passes it only by winning there as the "
+        "dealer; defenders on it who win stay and take the deal (off: this holds for A only; "
+        "RULEBOOKS.md reads 必打 as 'a promotion stops there').",
+        "I-14",
+    )
     fixed_level: str | None = _opt(None, "Only this level is ever played (eighty-rr: 2).")
     match_end: str = _opt(
         "pass_a",

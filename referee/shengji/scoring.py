@@ -272,7 +272,8 @@ def raise_level(
 
     A promotion stops at each must-play level (union-2deck: 2, J, A) above the current
     one. Going past A passes A; when A is a must-play level only a dealer win at A
-    passes it (先打过A者为胜方), defenders at A stay there and take the deal.
+    passes it (先打过A者为胜方), defenders at A stay there and take the deal. With
+    `must_play_as_dealer` (I-14) the same holds for every must-play level (2, J).
 
     >>> from referee.rulebooks import find_rulebook
     >>> raise_level(find_rulebook("union-2deck"), "9", 3, played_as_dealer=True)
@@ -284,8 +285,11 @@ def raise_level(
     must = sorted(level_index(m) for m in rulebook.must_play_levels)
     target = start + steps
     stopped: str | None = None
-    if start == ACE_INDEX and ACE_INDEX in must and not played_as_dealer:
-        return level, False, "A"
+    if start in must and not played_as_dealer and (
+        start == ACE_INDEX or rulebook.must_play_as_dealer
+    ):
+        # 必打 (I-14): a must-play level is passed only by a dealer win on it.
+        return level, False, level
     for stop in must:
         if start < stop < target:
             target = stop

@@ -159,6 +159,18 @@ def test_union_must_play_stop_is_only_for_levels_above() -> None:
     assert raise_level(UNION, "2", 3, played_as_dealer=False)[0] == "5"
 
 
+def test_union_must_play_as_dealer_option_000_s15_i14() -> None:
+    """000 第十五条 2、J、A必打, stricter reading (option I-14): defenders at J or 2 who
+    win stay there and take the deal; a dealer win there moves on."""
+    strict = UNION.with_options({"must_play_as_dealer": True})
+    assert raise_level(strict, "J", 2, played_as_dealer=False) == ("J", False, "J")
+    assert raise_level(strict, "2", 3, played_as_dealer=False) == ("2", False, "2")
+    assert raise_level(strict, "J", 2, played_as_dealer=True)[0] == "K"
+    assert raise_level(strict, "2", 3, played_as_dealer=True)[0] == "5"
+    score = promote(strict, 130, dealer=0, levels=("5", "J"))
+    assert score.levels_after == ("5", "J") and score.next_dealer == 1
+
+
 def test_union_dealer_at_a_passes_a_000_s15() -> None:
     """先打过A者为胜方: a dealer win at A passes A."""
     score = promote(UNION, 50, dealer=1, levels=("5", "A"))

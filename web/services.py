@@ -203,7 +203,8 @@ def _cache_key(match: Match) -> tuple[Any, ...]:
         sort_keys=True,
         ensure_ascii=False,
     )
-    return (match.id, match.last_seq, meta)
+    # The database URL keeps two apps in one process (tests, a second tenant) apart.
+    return (str(db.engine.url), match.id, match.last_seq, meta)
 
 
 def _cache_get(key: tuple[Any, ...]) -> tuple[Fold, dict[str, Any]] | None:

@@ -791,8 +791,11 @@
       if (d.bottom_cards && d.bottom_cards.length) box.append(el("div", { class: "row" }, el("span", { text: T.bottom }), cardsHtml(d.bottom_cards)));
     } else {
       if (d.next_to_play !== null && d.next_to_play !== undefined) box.append(el("div", { class: "row" }, el("span", { text: T.next_to_play }), el("b", { id: "answer-next", text: seatName(d.next_to_play) })));
-      if (d.on_table && d.on_table.cards) box.append(el("div", { class: "row" }, el("span", { text: T.on_table }), cardsHtml(d.on_table.cards)));
-      if (d.last_play) box.append(el("div", { class: "row" }, el("span", { text: seatName(d.last_play.seat) }), el("span", { text: d.last_play.label || "" })));
+      if (d.last_play) {
+        box.append(el("h3", { text: T.on_table }));
+        box.append(el("div", { class: "row", id: "answer-last-play" }, el("b", { text: seatName(d.last_play.seat) }), cardsHtml(d.last_play.cards)));
+        if (d.last_play.label) box.append(el("div", { class: "row" }, el("span", { text: d.last_play.label })));
+      }
     }
     const violations = d.violations || [];
     if (violations.length) {
@@ -821,6 +824,30 @@
     source.onmessage = onUpdate;
     source.onopen = () => fetchState();
   }
+
+  // -- camera pre-fill (static/js/camera.js): fills the draft, never posts ---------------------
+  document.addEventListener("camera:detections", (ev) => {
+    const detail = ev.detail || {};
+    const perSeat = detail.perSeat || {};
+    const seats = Object.keys(perSeat).filter((s) => (perSeat[s] || []).length);
+    const names = (list) => (list || []).map((d) => (typeof d === "string" ? d : d.card)).filter(Boolean);
+    const c = comp[mode];
+    if (!c) return;
+    if (mode === "tricks" && seats.length && c.leader !== null) {
+      for (const s of seats) c.plays[Number(s)] = names(perSeat[s]);
+      if (c.plays[c.leader].length) c.leaderDone = true;
+      advanceTrick(c);
+    } else if (mode === "tricks") {
+      for (const card of names(detail.cards)) tapTrickCard(c, card);
+    } else if (mode === "play" || mode === "bury" || mode === "declare") {
+      const cards = seats.length && mode === "play" && c.seat !== null ? names(perSeat[String(c.seat)]) : names(detail.cards);
+      c.cards = c.cards.concat(cards).slice(0, mode === "bury" ? 8 : 27);
+    } else {
+      return;
+    }
+    showBanner("info", T.camera_filled);
+    render();
+  });
 
   // first paint
   mode = modeForPhase();

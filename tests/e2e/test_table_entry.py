@@ -270,3 +270,33 @@ def test_four_single_trick_takes_five_taps(live_app: Any, live_server: str, page
     assert deal["last_trick"]["winner"] == 1 and deal["last_trick"]["points"] == 15
     assert page.inner_text("#answer-points") == "15"
     assert page.inner_text("#chip-defenders").endswith("15")
+
+
+def test_camera_detections_prefill_the_trick_and_post_nothing(
+    live_app: Any, live_server: str, page: Any
+) -> None:
+    """The camera (static/js/camera.js) pre-fills the draft; only the confirm tap posts."""
+    token, match_id = seed_match(live_app)
+    tablet = Tablet(page, live_server, token, match_id).open()
+    tablet.seat_players(["赵", "钱", "孙", "李"])
+    tablet.tap("#next-deal")
+    tablet.settle(2)
+    tablet.seat(0)
+    tablet.card("2S")
+    tablet.tap("#btn-declare")
+    tablet.settle(3)
+    tablet.tap("#btn-to-bury")
+    for card in ["3C", "4C", "6C", "7C", "8C", "9C", "3D", "4D"]:
+        tablet.card(card)
+    tablet.tap("#confirm")
+    tablet.settle(4)
+    page.evaluate("""document.dispatchEvent(new CustomEvent('camera:detections', {detail: {
+        cards: [],
+        perSeat: {"0": [{card: "KH", confidence: 0.9}], "1": [{card: "AH", confidence: 0.8}],
+                  "2": [{card: "5H", confidence: 0.9}], "3": [{card: "3H", confidence: 0.7}]}}}))""")
+    page.wait_for_selector("#confirm:not([disabled])")
+    assert tablet.seq() == 4
+    assert page.evaluate("window.tableApp.composer.plays") == [["KH"], ["AH"], ["5H"], ["3H"]]
+    tablet.tap("#confirm")
+    tablet.settle(5)
+    assert tablet.state()["deal"]["last_trick"]["winner"] == 1

@@ -144,6 +144,7 @@ STRINGS: dict[str, Any] = {
     "tribute_expected": _l("Expected:"),
     "from_seat": _l("from"),
     "to_seat": _l("to"),
+    "camera_filled": _l("Cards from the photo: check them, then confirm."),
     "order_hint": _l("Tap the seats in finishing order: 头游, 二游, 三游, 末游."),
 }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from web import i18n, services
 from web.models import Match
@@ -23,6 +24,18 @@ GUANDAN_PENALTIES = (
     "talking",
     "other",
 )
+COMBOS = {
+    "single": _l("single"),
+    "pair": _l("pair"),
+    "triple": _l("triple (三同张)"),
+    "full_house": _l("full house (三带二)"),
+    "straight": _l("straight (顺子)"),
+    "three_pairs": _l("three pairs (三连对)"),
+    "plate": _l("steel plate (钢板)"),
+    "bomb": _l("bomb (炸弹)"),
+    "straight_flush": _l("straight flush (同花顺)"),
+    "joker_bomb": _l("four jokers (天王炸)"),
+}
 SHAPES = {
     "single": "shape_single",
     "pair": "shape_pair",
@@ -197,8 +210,7 @@ def _guandan_deal(deal: dict[str, Any]) -> dict[str, Any]:
         last_play = {
             "seat": last.get("seat"),
             "cards": last.get("cards") or [],
-            "label": " ".join(i18n.card_text(c) for c in last.get("cards") or [])
-            + (f" ({combo.get('kind')})" if combo.get("kind") else ""),
+            "label": i18n.term(COMBOS, combo.get("kind")) if combo.get("kind") else "",
         }
     due = deal.get("tribute_due") or None
     tribute_done = bool(due) and (

@@ -15,7 +15,6 @@ from typing import Any
 
 from test_table_entry import Tablet, log_kinds, seed_match
 
-
 BURY = ["3C", "4C", "6C", "7C", "8C", "9C", "3D", "4D"]
 TABLET = {"width": 1024, "height": 768}
 

@@ -194,6 +194,9 @@ def fold_log(match: Match, entries: Iterable[Any]) -> Fold:
 _CACHE: OrderedDict[tuple[Any, ...], tuple[Fold, dict[str, Any]]] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 _CACHE_SIZE = 256
+# Per match (and database, meta): the newest folded log this process has seen, so a post
+# that another app server took is caught up by reading only the entries after it.
+_LATEST: OrderedDict[tuple[Any, ...], tuple[int, Fold]] = OrderedDict()
 
 
 def _cache_key(match: Match) -> tuple[Any, ...]:
@@ -216,17 +219,26 @@ def _cache_get(key: tuple[Any, ...]) -> tuple[Fold, dict[str, Any]] | None:
 
 
 def _cache_put(key: tuple[Any, ...], value: tuple[Fold, dict[str, Any]]) -> None:
+    url, match_id, seq, meta = key
     with _CACHE_LOCK:
         _CACHE[key] = value
         _CACHE.move_to_end(key)
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
+        latest_key = (url, match_id, meta)
+        known = _LATEST.get(latest_key)
+        if known is None or known[0] <= seq:
+            _LATEST[latest_key] = (seq, value[0])
+            _LATEST.move_to_end(latest_key)
+            while len(_LATEST) > _CACHE_SIZE:
+                _LATEST.popitem(last=False)
 
 
 def clear_cache(*, deals: bool = True) -> None:
     """Forget cached match states (and, with `deals`, cached deal replays)."""
     with _CACHE_LOCK:
         _CACHE.clear()
+        _LATEST.clear()
         if deals:
             _DEAL_CACHE.clear()
 
@@ -467,11 +479,41 @@ def _fold_and_state(match: Match) -> tuple[Fold, dict[str, Any]]:
     hit = _cache_get(key)
     if hit is not None:
         return hit
-    fold = fold_log(match, _log_rows(match.id))
+    fold = _caught_up(match, key) or fold_log(match, _log_rows(match.id))
     result = replay(fold.doc)
     state = _ui_state(match, fold, result)
     _cache_put(key, (fold, state))
     return fold, state
+
+
+def _caught_up(match: Match, key: tuple[Any, ...]) -> Fold | None:
+    """The newest fold this process knows, extended by the entries logged since (elsewhere).
+
+    Only when every newer entry is content (no undo or correction) and none is missing;
+    otherwise None, and the caller folds the whole log.
+    """
+    url, match_id, seq, meta = key
+    with _CACHE_LOCK:
+        known = _LATEST.get((url, match_id, meta))
+    if known is None or known[0] > seq:
+        return None
+    known_seq, fold = known
+    if known_seq == seq:
+        return fold
+    rows = list(
+        db.session.execute(
+            db.select(LogEntry.seq, LogEntry.kind, LogEntry.payload)
+            .where(LogEntry.match_id == match_id, LogEntry.seq > known_seq)
+            .order_by(LogEntry.seq)
+        ).all()
+    )
+    if [row.seq for row in rows] != list(range(known_seq + 1, seq + 1)):
+        return None
+    if any(row.kind not in CONTENT_KINDS for row in rows):
+        return None
+    for row in rows:
+        fold = fold.extended(row.seq, row.kind, row.payload)
+    return fold
 
 
 def match_state(match_id: int) -> dict[str, Any]:

@@ -322,3 +322,37 @@ def test_violations_name_the_log_entry_that_broke_the_rule(factory):
     entry = next(e for e in _log(match.id) if e.seq == violation["seq"])
     assert entry.payload == deals[1]["events"][violation["event"]]
     assert state["result"]["deals"][1]["violations"]  # the engine's own report, unchanged
+
+
+def test_a_server_catches_up_with_posts_another_server_took(make_app, factory):
+    """Server B learns of A's posts by reading only the newer entries; same state as a full fold."""
+    one, two = make_app(), make_app()
+    events = _record()["deals"][0]["events"]
+    with one.app_context():
+        match = factory.match(rulebook="shuangsheng-17")
+        match_id = match.id
+        _post(match_id, events[0], 0)
+    with two.app_context():
+        assert services.match_state(match_id)["seq"] == 1  # B folds the log once
+        b_knows = dict(services._LATEST)
+    with one.app_context():
+        _post(match_id, events[1], 1)
+        _post(match_id, events[2], 2)
+    with two.app_context():
+        # B's process never saw seqs 2 and 3: one process's caches, as B would hold them.
+        services._CACHE.clear()
+        services._LATEST.clear()
+        services._LATEST.update(b_knows)
+        calls = []
+        original = services.fold_log
+        services.fold_log = lambda *a: calls.append(a) or original(*a)  # type: ignore[assignment]
+        try:
+            caught_up = services.match_state(match_id)
+        finally:
+            services.fold_log = original  # type: ignore[assignment]
+        assert calls == []  # no full fold: only the two newer entries were read
+        full = services.replay(services.fold_log(db.session.get(services.Match, match_id),
+                                                 services.log_entries(match_id)).doc)
+    assert caught_up["seq"] == 3
+    assert caught_up["record"]["deals"][0]["events"] == events[:3]
+    assert caught_up["result"] == full

@@ -7,12 +7,14 @@ translated here by id, never by parsing the engine's English messages.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask
+from markupsafe import Markup, escape
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -195,6 +197,14 @@ def event_text(event: Any) -> str:
     return " ".join(str(p) for p in parts if p)
 
 
+def red_suits(text: Any) -> Markup:
+    """Escape `text` and colour ♥ and ♦ (with their rank) red for screen and print."""
+    escaped = str(escape(str(text)))
+    return Markup(
+        re.sub(r"((?:10|[2-9JQKA])?[♥♦](?:10|[2-9JQKA])?)", r'<span class="red">\1</span>', escaped)
+    )
+
+
 def init_app(app: Flask, languages: dict[str, str]) -> None:
     """Template helpers: `card_text`, `cards_text`, term tables and the language list."""
 
@@ -217,3 +227,4 @@ def init_app(app: Flask, languages: dict[str, str]) -> None:
     app.jinja_env.filters["cards"] = cards_text
     app.jinja_env.filters["trump"] = trump_text
     app.jinja_env.filters["event_text"] = event_text
+    app.jinja_env.filters["red_suits"] = red_suits

@@ -163,7 +163,8 @@ def context(match: Match) -> dict[str, Any]:
         "rulebook": rulebook,
         "non_default": rulebook.non_default_options(),
         "rows": rows,
-        "penalties": [(row["number"], p) for row in rows for p in row["penalties"]],
+        # Penalties with the referee's reason (every penalty is also in its deal's row).
+        "penalties": [(row["number"], p) for row in rows for p in row["penalties"] if p["note"]],
         "corrections": services.corrections(match.id),
         "match_result": result,
         "winner_name": (

@@ -788,22 +788,28 @@ def correct_event(
 ) -> dict[str, Any]:
     """A director replaces (or, with `new_event=None`, voids) the event logged at `seq`.
 
-    The reason is required; the correction is a new log entry listed on the scoresheet.
+    `seq` may also name a `deal_start` entry: `new_event` is then the deal's fields
+    (`{"dealer": 2}`). The reason is required; the correction is a new log entry listed on
+    the scoresheet, and the engine must accept the corrected record.
     """
     if not reason or not reason.strip():
         raise RejectedEvent(_("A correction needs a reason."), "log.reason_required")
     payload: dict[str, Any] = {"event": None}
     if new_event is not None:
-        if not isinstance(new_event, dict) or not isinstance(new_event.get("type"), str):
+        if not isinstance(new_event, dict):
             raise RejectedEvent(_("An event needs a type."), "record.notation")
         payload["event"] = json.loads(json.dumps(new_event))
 
     def build(match: Match, fold: Fold, state: dict[str, Any]) -> tuple[list[_NewEntry], None]:
         target = next((e for e in _effective_content(match.id, fold) if e.seq == seq), None)
-        if target is None or target.kind != "event":
+        if target is None or target.kind not in ("event", "deal_start"):
             raise RejectedEvent(
                 _("Entry %(seq)s is not an event in effect.", seq=seq), "log.no_such_event"
             )
+        if target.kind == "event" and new_event is not None and not isinstance(
+            new_event.get("type"), str
+        ):
+            raise RejectedEvent(_("An event needs a type."), "record.notation")
         original = next(
             (e for e in log_entries(match.id) if e.seq == fold.replaced.get(seq)), None
         )

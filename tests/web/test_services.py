@@ -356,3 +356,18 @@ def test_a_server_catches_up_with_posts_another_server_took(make_app, factory):
     assert caught_up["seq"] == 3
     assert caught_up["record"]["deals"][0]["events"] == events[:3]
     assert caught_up["result"] == full
+
+
+def test_director_corrects_a_deals_dealer(factory):
+    """A deal_start entry can be corrected too (its fields), and the engine re-judges it."""
+    match = factory.match(rulebook="union-2deck")
+    doc = simulate_match(find_rulebook("union-2deck"), 3)
+    state = services.import_record(match.id, {**doc, "deals": doc["deals"][:2]}, actor="td")
+    true_dealer = state["result"]["deals"][1]["dealer"]
+    deal_two = next(e for e in _log(match.id) if e.kind == "deal_start" and e.seq > 2)
+    wrong = (true_dealer + 1) % 4
+    state = services.correct_event(
+        match.id, deal_two.seq, {"dealer": wrong}, reason="记录庄家", actor="td"
+    )
+    assert state["record"]["deals"][1]["dealer"] == wrong
+    assert [v["kind"] for v in state["violations"]] == ["wrong_dealer"]

@@ -398,10 +398,13 @@ def match_correct(match_id: int, seq: int) -> Any:
     entry = db.session.execute(
         db.select(LogEntry).filter_by(match_id=match.id, seq=seq)
     ).scalar_one_or_none()
-    if entry is None or entry.kind != "event":
+    if entry is None or entry.kind not in ("event", "deal_start"):
         abort(404)
     state = services.match_state(match.id)
-    current_event = _current_event(state, seq) or entry.payload
+    current_event = _current_event(state, seq) if entry.kind == "event" else None
+    if current_event is None:
+        latest = [c["after"] for c in services.corrections(match.id) if c["target_seq"] == seq]
+        current_event = latest[-1] if latest and latest[-1] is not None else entry.payload
     form = CorrectionForm()
     if request.method == "GET":
         form.event_json.data = json.dumps(current_event, ensure_ascii=False)

@@ -478,6 +478,10 @@
 
   function renderPanel() {
     const panel = $("#panel");
+    // a live update must not pull the text field from under the referee's finger
+    const active = document.activeElement;
+    if (active && active.tagName === "INPUT" && panel.contains(active) && panel.dataset.mode === mode) return;
+    panel.dataset.mode = mode;
     panel.textContent = "";
     panel.classList.remove("hidden");
     const c = comp[mode] || {};
@@ -537,7 +541,9 @@
 
   function numberRow(label, value, step, onChange, id) {
     const input = el("input", { type: "number", id, value: String(value), step: String(step), min: "0", inputmode: "numeric" });
-    input.addEventListener("change", () => { onChange(Number(input.value) || 0); render(); });
+    // typing only updates the draft: a re-render on blur would replace the field the
+    // referee is tapping next
+    input.addEventListener("input", () => { onChange(Number(input.value) || 0); renderActions(); });
     const bump = (delta) => el("button", { type: "button", text: (delta > 0 ? "+" : "−") + Math.abs(delta), on: { click: () => { onChange(Math.max(0, (Number(input.value) || 0) + delta)); render(); } } });
     return el("div", { class: "choice-row" }, el("span", { class: "lbl", text: label }), bump(-step * 2), bump(-step), input, bump(step), bump(step * 2));
   }
@@ -570,7 +576,12 @@
     }));
     const item = catalogue().find((k) => k.kind === c.kind);
     if (item && item.per_card) {
-      panel.append(numberRow(T.cards_count, c.cards, 1, (v) => { c.cards = Math.max(1, v); updatePenaltyDefault(c); }, "penalty-cards"));
+      panel.append(numberRow(T.cards_count, c.cards, 1, (v) => {
+        c.cards = Math.max(1, v);
+        updatePenaltyDefault(c);
+        const points = $("#penalty-points");
+        if (points) points.value = String(c.points);
+      }, "penalty-cards"));
     }
     if (item && item.has_points) {
       panel.append(numberRow(T.points, c.points, 5, (v) => { c.points = v; c.pointsEdited = true; }, "penalty-points"));

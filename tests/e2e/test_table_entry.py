@@ -300,3 +300,98 @@ def test_camera_detections_prefill_the_trick_and_post_nothing(
     tablet.tap("#confirm")
     tablet.settle(5)
     assert tablet.state()["deal"]["last_trick"]["winner"] == 1
+
+
+def ready_to_play(tablet: Tablet) -> None:
+    """Seat, open deal 1, declare 2♠ for seat 0, bury: the first trick is next (seq 4)."""
+    tablet.seat_players(["赵", "钱", "孙", "李"])
+    tablet.tap("#next-deal")
+    tablet.settle(2)
+    tablet.seat(0)
+    tablet.card("2S")
+    tablet.tap("#btn-declare")
+    tablet.settle(3)
+    tablet.tap("#btn-to-bury")
+    for card in ["3C", "4C", "6C", "7C", "8C", "9C", "3D", "4D"]:
+        tablet.card(card)
+    tablet.tap("#confirm")
+    tablet.settle(4)
+
+
+def test_failed_throw_penalty_and_a_proved_revoke(live_app: Any, live_server: str, page: Any) -> None:
+    """甩牌失败 with its blocker and blocking cards (throw_fail, 10 per thrown card in
+    union-2deck), a talking penalty with edited points and a note, and a revoke the engine
+    proves three tricks later, shown with the trick that proves it."""
+    token, match_id = seed_match(live_app)
+    tablet = Tablet(page, live_server, token, match_id).open()
+    ready_to_play(tablet)
+    # the leader throws A♥ K♥; seat 2 shows A♥: the throw fails, K♥ is the forced play
+    tablet.tap('#lead-size button[data-size="0"]')
+    tablet.card("AH")
+    tablet.card("KH")
+    tablet.tap("#throw-fail")
+    tablet.seat(2)
+    tablet.card("AH")
+    tablet.tap("#confirm")
+    tablet.settle(5)
+    deal = tablet.state()["deal"]
+    assert deal["penalties"][0]["kind"] == "failed_throw" and deal["penalties"][0]["points"] == 20
+    assert tablet.turn() == 0
+    enter_trick(tablet, {"type": "trick", "leader": 0, "plays": [["KH"], ["3H"], ["AH"], ["4H"]]})
+    enter_trick(tablet, {"type": "trick", "leader": 2, "plays": [["QD"], ["KD"], ["5C"], ["AD"]]})
+    enter_trick(tablet, {"type": "trick", "leader": 1, "plays": [["JD"], ["QD"], ["6D"], ["10C"]]})
+    # a penalty from the rulebook's catalogue: talking, 10 points, with a note
+    tablet.tab("penalty")
+    tablet.tap('#panel button[data-value="1"]')
+    tablet.tap('#panel button[data-value="talking"]')
+    assert page.input_value("#penalty-points") == "0"
+    page.fill("#penalty-points", "10")
+    page.fill("#penalty-note", "暗示")
+    tablet.tap("#confirm")
+    tablet.settle(9)
+    penalty = tablet.state()["deal"]["penalties"][-1]
+    assert (penalty["kind"], penalty["points"], penalty["seat"]) == ("talking", 10, 1)
+    tablet.tab("tricks")
+    enter_trick(tablet, {"type": "trick", "leader": 2, "plays": [["5D"], ["8D"], ["7D"], ["9D"]]})
+    violations = tablet.state()["deal"]["violations"]
+    # seat 0 discarded a club at tricks 2 and 3 while holding the 7♦ it plays at trick 4
+    assert [(v["kind"], v["seat"], v["where"], v["proof"]) for v in violations] == [
+        ("revoke", 0, "第 2 墩", "由第 4 墩证明"),
+        ("revoke", 0, "第 3 墩", "由第 4 墩证明"),
+    ]
+    text = page.inner_text("#answer .violation")
+    assert "第 2 墩" in text and "第 4 墩" in text
+
+
+def test_quick_entry_of_a_shengji_deal(live_app: Any, live_server: str, page: Any) -> None:
+    """Quick mode: points, bottom, last trick → one `result` event; the engine scores it
+    (union-2deck: a pair wins the last trick, bottom ×4)."""
+    token, match_id = seed_match(live_app)
+    tablet = Tablet(page, live_server, token, match_id).open()
+    ready_to_play(tablet)
+    tablet.tab("quick")
+    page.fill("#quick-defender", "85")
+    page.fill("#quick-bottom", "20")
+    rows = page.locator("#panel .choice-row")
+    rows.nth(2).locator('button[data-value="1"]').click()
+    rows.nth(3).locator('button[data-value="pair"]').click()
+    tablet.tap("#confirm")
+    tablet.settle(5)
+    deal = tablet.state()["deal"]
+    assert deal["phase"] == "finished"
+    result = {"type": "result", "defender_points": 85, "bottom_points": 20, "last_trick_winner": 1,
+              "last_trick_shape": "pair", "last_trick_trump": False}
+    expected = replay_document({
+        "format": "table-record/1", "game": "shengji", "rulebook": "union-2deck",
+        "players": ["赵", "钱", "孙", "李"], "levels": ["2", "2"],
+        "deals": [{"events": [
+            {"type": "declare", "seat": 0, "cards": ["2S"]},
+            {"type": "bury", "seat": 0, "cards": ["3C", "4C", "6C", "7C", "8C", "9C", "3D", "4D"]},
+            result,
+        ]}],
+    })["deals"][0]
+    assert deal["defender_total"] == expected["defender_total"]
+    assert deal["levels_after"] == expected["levels_after"]
+    assert tablet.state()["recent"][0].startswith("#5")
+    page.wait_for_selector("#outcome")
+    assert page.evaluate("window.tableApp.mode") == "summary"

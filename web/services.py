@@ -565,6 +565,10 @@ def _write(
     """The one write path: lock, check seq and key, build entries, replay, append, publish."""
     from web import live
 
+    if idempotency_key is not None and (
+        not isinstance(idempotency_key, str) or not 0 < len(idempotency_key) <= 100
+    ):
+        raise RejectedEvent(_("The entry has no valid idempotency key."), "log.idempotency_key")
     match = _get_match(match_id, lock=True)
     if idempotency_key:
         existing = _existing_by_key(match_id, idempotency_key)

@@ -627,6 +627,12 @@
     if (d.levels_after) rows.push([T.levels_after, d.levels_after.join(" : ")]);
     panel.append(el("table", { class: "summary-table" }, rows.map(([a, b]) => el("tr", {}, el("td", { text: a }), el("td", { text: b })))));
     if (d.outcome_text) panel.append(el("p", { class: "outcome", id: "outcome", text: d.outcome_text }));
+    if (game === "shengji" && d.tricks && d.tricks.length) {
+      panel.append(el("div", { class: "trick-list", id: "trick-list" }, d.tricks.map((t) => el("span", {
+        class: "trick-cell" + ((d.dealer !== null && t.winner % 2 !== d.dealer % 2) ? " defenders" : ""),
+        title: seatName(t.leader) + " → " + seatName(t.winner),
+      }, el("b", { text: String(t.number) }), " ", seatName(t.winner), t.points ? " +" + t.points : ""))));
+    }
     if (state.match_finished) panel.append(el("p", { class: "outcome", text: state.match_result_text || T.match_over }));
   }
 

@@ -140,3 +140,32 @@ def test_pin_page(live_server: str, page: Any) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "pin.png"))
     assert page.is_visible("#pin")
+
+
+@pytest.mark.parametrize("orientation", list(VIEWPORTS))
+def test_finished_deal_summary_and_english(
+    live_app: Any, live_server: str, browser: Any, orientation: str
+) -> None:
+    """A finished deal (imported from a simulated record): the summary, then in English."""
+    from web import services
+
+    doc = simulated("shengji", 3)
+    token, match_id = seed_match(live_app)
+    with live_app.app_context():
+        services.import_record(match_id, {**doc, "deals": doc["deals"][:1]}, actor="test")
+    context = browser.new_context(viewport=VIEWPORTS[orientation], locale="zh-CN", has_touch=True)
+    try:
+        page = context.new_page()
+        Tablet(page, live_server, token, match_id).open()
+        assert page.evaluate("window.tableApp.mode") == "summary"
+        page.wait_for_selector("#outcome")
+        assert page.locator("#trick-list .trick-cell").count() == len(
+            [e for e in doc["deals"][0]["events"] if e["type"] == "trick"]
+        )
+        check(page, f"shengji-finished-{orientation}")
+        page.click(".tbar .lang")
+        page.wait_for_function("window.tableApp !== undefined && document.documentElement.lang === 'en'")
+        assert "Undo" in page.inner_text("#undo-btn")
+        check(page, f"shengji-finished-en-{orientation}")
+    finally:
+        context.close()

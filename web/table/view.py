@@ -183,6 +183,11 @@ def _shengji_deal(state: dict[str, Any], deal: dict[str, Any], events: list[dict
         "next_leader": deal.get("next_leader") if phase == "playing" else None,
         "bury_seat": state.get("to_play") if phase == "burying" else deal.get("dealer"),
         "trick_count": len(tricks),
+        "tricks": [
+            {"number": i + 1, "leader": t.get("leader"), "winner": t.get("winner"),
+             "points": t.get("points"), "shape": t.get("shape")}
+            for i, t in enumerate(tricks)
+        ],
         "last_trick": last_trick,
         "defender_total": defender_total,
         "captured": deal.get("captured", 0),

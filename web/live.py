@@ -34,6 +34,7 @@ bp = Blueprint("live", __name__)
 
 CHANNEL = re.compile(r"^[a-z][a-z0-9_-]{0,79}$")
 KEEP = timedelta(hours=2)
+RESCAN_SECONDS = 3.0
 _wakeup = threading.Condition()
 
 
@@ -53,6 +54,8 @@ def publish(channel: str, data: dict[str, Any]) -> None:
 
 def notify_local() -> None:
     """Wake this process's streams at once (others notice at their next poll)."""
+    with _newest_lock:
+        _newest["checked"] = 0.0  # the next stream to wake re-reads the newest id
     with _wakeup:
         _wakeup.notify_all()
 
@@ -76,6 +79,27 @@ def messages_after(channel: str, after: int, limit: int = 50) -> list[tuple[int,
     return [(int(row[0]), dict(row[1] or {})) for row in rows]
 
 
+_newest = {"id": 0, "checked": 0.0}
+_newest_lock = threading.Lock()
+
+
+def newest_any(app: Any, poll: float) -> int:
+    """The newest message id on any channel, read at most once per `poll` per process.
+
+    Every stream of this process shares the one query; a stream reads its own channel
+    only when something new arrived somewhere.
+    """
+    with _newest_lock:
+        if time.monotonic() - _newest["checked"] < poll:
+            return int(_newest["id"])
+        with app.app_context():
+            value = db.session.execute(select(func.max(LiveMessage.id))).scalar()
+            db.session.remove()
+        _newest["id"] = int(value or 0)
+        _newest["checked"] = time.monotonic()
+        return int(_newest["id"])
+
+
 def _format(message_id: int, data: dict[str, Any]) -> str:
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return f"id: {message_id}\nevent: update\ndata: {payload}\n\n"
@@ -95,13 +119,22 @@ def stream(channel: str) -> Response:
 
     def generate() -> Iterator[str]:
         last = after
+        seen_anywhere = -1  # read the channel once at the start
+        read_at = time.monotonic()
         deadline = time.monotonic() + lifetime
         quiet_since = time.monotonic()
         yield f"retry: 2000\nid: {last}\n\n"
         while time.monotonic() < deadline:
-            with app.app_context():
-                rows = messages_after(channel, last)
-                db.session.remove()
+            rows: list[tuple[int, dict[str, Any]]] = []
+            newest = newest_any(app, poll)
+            # Re-read now and then even when nothing looks new: on PostgreSQL a smaller id
+            # can commit after a larger one was already seen.
+            if newest != seen_anywhere or time.monotonic() - read_at > RESCAN_SECONDS:
+                with app.app_context():
+                    rows = messages_after(channel, last)
+                    db.session.remove()
+                seen_anywhere = newest
+                read_at = time.monotonic()
             for message_id, data in rows:
                 last = message_id
                 yield _format(message_id, data)

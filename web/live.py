@@ -55,7 +55,7 @@ def publish(channel: str, data: dict[str, Any]) -> None:
 def notify_local() -> None:
     """Wake this process's streams at once (others notice at their next poll)."""
     with _newest_lock:
-        _newest["checked"] = 0.0  # the next stream to wake re-reads the newest id
+        _newest.clear()  # the next stream to wake re-reads the newest id
     with _wakeup:
         _wakeup.notify_all()
 
@@ -79,7 +79,7 @@ def messages_after(channel: str, after: int, limit: int = 50) -> list[tuple[int,
     return [(int(row[0]), dict(row[1] or {})) for row in rows]
 
 
-_newest = {"id": 0, "checked": 0.0}
+_newest: dict[str, tuple[int, float]] = {}  # database URL -> (newest id, when read)
 _newest_lock = threading.Lock()
 
 
@@ -89,15 +89,16 @@ def newest_any(app: Any, poll: float) -> int:
     Every stream of this process shares the one query; a stream reads its own channel
     only when something new arrived somewhere.
     """
+    url = str(app.config["SQLALCHEMY_DATABASE_URI"])
     with _newest_lock:
-        if time.monotonic() - _newest["checked"] < poll:
-            return int(_newest["id"])
+        newest, checked = _newest.get(url, (0, 0.0))
+        if time.monotonic() - checked < poll:
+            return newest
         with app.app_context():
             value = db.session.execute(select(func.max(LiveMessage.id))).scalar()
             db.session.remove()
-        _newest["id"] = int(value or 0)
-        _newest["checked"] = time.monotonic()
-        return int(_newest["id"])
+        _newest[url] = (int(value or 0), time.monotonic())
+        return _newest[url][0]
 
 
 def _format(message_id: int, data: dict[str, Any]) -> str:

@@ -190,3 +190,19 @@ def render_pdf(match: Match) -> bytes:
     html = render_html(match, for_pdf=True)
     pdf: bytes = HTML(string=html, base_url=str(ROOT)).write_pdf()
     return pdf
+
+
+def render_many_pdf(matches: list[Match]) -> bytes:
+    """Several matches' scoresheets in one PDF (each starts on a new page)."""
+    from weasyprint import HTML
+
+    documents = [
+        HTML(string=render_html(match, for_pdf=True), base_url=str(ROOT)).render()
+        for match in matches
+    ]
+    if not documents:
+        return b""
+    pages = [page for document in documents for page in document.pages]
+    pdf: bytes = documents[0].copy(pages).write_pdf()
+    return pdf
+

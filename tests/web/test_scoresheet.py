@@ -83,3 +83,24 @@ def test_scoresheet_pdf_embeds_cjk_fonts(client, factory, tmp_path: Path):
     assert "记分表" in text.stdout and match.pair_a.name in text.stdout
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
     assert "595.276 x 841.89" in info.stdout or "A4" in info.stdout  # A4 pages
+
+
+@pytest.mark.skipif(not shutil.which("pdfinfo"), reason="poppler-utils not installed")
+def test_all_scoresheets_of_a_round_in_one_pdf(director_client, factory, tmp_path: Path):
+    first = _shengji(factory, deals=2)
+    second = factory.match(event=first.event)
+    services.import_record(
+        second.id,
+        {**simulate_match(find_rulebook("union-2deck"), 12), "players": second.seats,
+         "deals": simulate_match(find_rulebook("union-2deck"), 12)["deals"][:1]},
+        actor="td",
+    )
+    response = director_client.get(f"/director/events/{first.event_id}/scoresheets.pdf?round=1")
+    assert response.status_code == 200 and response.data.startswith(b"%PDF")
+    pdf = tmp_path / "all.pdf"
+    pdf.write_bytes(response.data)
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
+    assert first.pair_a.name in text and second.pair_b.name in text
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+    assert int(next(l for l in info.splitlines() if l.startswith("Pages")).split()[-1]) >= 2
+    assert director_client.get(f"/director/events/{first.event_id}/scoresheets.pdf?round=9").status_code == 404

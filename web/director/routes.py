@@ -260,6 +260,27 @@ def results_csv(event_id: int) -> Any:
     )
 
 
+@bp.get("/events/<int:event_id>/scoresheets.pdf")
+@director_required
+def scoresheets_pdf(event_id: int) -> Any:
+    """Every scoresheet of the event (or of `?round=N`) in one PDF, for printing."""
+    from web import scoresheet
+
+    event = _event_or_404(event_id)
+    round_number = request.args.get("round", type=int)
+    matches = [m for m in event.matches if round_number is None or m.round == round_number]
+    if not matches:
+        abort(404)
+    suffix = f"-round-{round_number}" if round_number is not None else ""
+    return Response(
+        scoresheet.render_many_pdf(matches),
+        mimetype="application/pdf",
+        headers={
+            "Content-Disposition": f"inline; filename=scoresheets-event-{event.id}{suffix}.pdf"
+        },
+    )
+
+
 @bp.post("/events/<int:event_id>/results")
 @director_required
 def results_check(event_id: int) -> Any:

@@ -102,5 +102,6 @@ def test_all_scoresheets_of_a_round_in_one_pdf(director_client, factory, tmp_pat
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
     assert first.pair_a.name in text and second.pair_b.name in text
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
-    assert int(next(l for l in info.splitlines() if l.startswith("Pages")).split()[-1]) >= 2
+    pages = next(line for line in info.splitlines() if line.startswith("Pages"))
+    assert int(pages.split()[-1]) >= 2
     assert director_client.get(f"/director/events/{first.event_id}/scoresheets.pdf?round=9").status_code == 404

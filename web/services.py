@@ -55,8 +55,8 @@ __all__ = [
 ]
 
 CONTENT_KINDS = ("seat", "deal_start", "event")
-DEAL_FIELDS = ("dealer", "first_drawer", "on_table", "levels")
-SETUP_FIELDS = ("players", "levels", "on_table", "time_up")
+DEAL_FIELDS = ("dealer", "first_drawer", "on_table", "levels", "redeal")
+SETUP_FIELDS = ("players", "levels", "on_table", "time_up", "elapsed_minutes")
 ALL_CARD_NAMES = [
     rank + suit
     for suit in "SHCD"

@@ -371,3 +371,10 @@ def test_director_corrects_a_deals_dealer(factory):
     )
     assert state["record"]["deals"][1]["dealer"] == wrong
     assert [v["kind"] for v in state["violations"]] == ["wrong_dealer"]
+
+
+def test_start_deal_carries_the_redeal_marker(factory):
+    """Seed 001 三.3: nobody declared → the deal is redealt (`"redeal": true` on the deal)."""
+    match = factory.match(rulebook="shuangsheng-17")
+    state = services.start_deal(match.id, expected_seq=0, actor="ref", device="t", redeal=True)
+    assert state["record"]["deals"] == [{"redeal": True, "events": []}]

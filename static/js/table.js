@@ -295,7 +295,14 @@
       showBanner("error", (data.message || T.rejected) + (entry.label ? " — " + entry.label : ""));
       return "next";
     }
-    // 400/403/404: cannot be sent at all; say so and drop it
+    if (result.status === 401 || result.status === 403) {
+      // the tablet lost its PIN session: keep the entries until the referee is back in
+      held = [entry].concat(queue.entries.splice(0));
+      for (const h of held) h.expected_seq = null;
+      showBanner("error", fmt(T.http_error, { status: result.status }), heldButtons());
+      return "stop";
+    }
+    // 400/404: cannot be sent at all; say so and drop it
     showBanner("error", (data && data.message) || fmt(T.http_error, { status: result.status }));
     return "next";
   }
@@ -339,7 +346,10 @@
   async function fetchState() {
     try {
       const res = await fetch(cfg.state_url, { credentials: "same-origin", headers: { Accept: "application/json" } });
-      if (res.ok) applyState(await res.json());
+      if (res.ok) {
+        applyState(await res.json());
+        if (!queue.pending) queue.setOffline(false);
+      }
     } catch (e) { queue.setOffline(true); }
   }
 
@@ -355,13 +365,17 @@
   function hideBanner() { $("#banner").className = "banner hidden"; }
   function showConflict() {
     const labels = held.map((h) => h.label).filter(Boolean).join(", ");
-    showBanner("conflict", T.conflict + (held.length ? " " + fmt(T.held_n, { n: held.length }) + (labels ? " (" + labels + ")" : "") : ""), held.length ? [
+    showBanner("conflict", T.conflict + (held.length ? " " + fmt(T.held_n, { n: held.length }) + (labels ? " (" + labels + ")" : "") : ""), heldButtons());
+  }
+  function heldButtons() {
+    if (!held.length) return [];
+    return [
       el("button", { type: "button", id: "held-resubmit", text: T.resubmit, on: { click: () => {
         const again = held; held = []; hideBanner();
         for (const h of again) queue.submit({ body: h.body, label: h.label, key: h.key });
       } } }),
       el("button", { type: "button", id: "held-discard", text: T.discard, on: { click: () => { held = []; hideBanner(); render(); } } }),
-    ] : []);
+    ];
   }
 
   function renderBadge() {
@@ -865,6 +879,9 @@
     showBanner("info", T.camera_filled);
     render();
   });
+
+  window.addEventListener("offline", () => queue.setOffline(true));
+  window.addEventListener("online", () => fetchState());
 
   // first paint
   mode = modeForPhase();

@@ -105,7 +105,8 @@
           this.setOffline(false);
           if (result.status === 400 && result.data && result.data.error === "csrf") {
             /* token expired: the caller fetched a new one; try again at once */
-            if (entry.tries < 3) continue;
+            entry.csrfTries = (entry.csrfTries || 0) + 1;
+            if (entry.csrfTries <= 2) continue;
           }
           this.entries.shift();
           const follow = this.onResult(entry, result, this);

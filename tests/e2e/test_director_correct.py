@@ -8,47 +8,7 @@ import re
 import uuid
 from typing import Any
 
-from referee.rulebooks import find_rulebook
-from referee.shengji.simulate import simulate_match
-
-PASSWORD = "e2e-director-pass"
-
-
-def _seed(live_app: Any, deals: int = 2) -> dict[str, Any]:
-    """A director, an event with one table and a match holding `deals` simulated deals."""
-    from web import services
-    from web.extensions import db
-    from web.models import Event, Match, Pair, Player, Table, User
-
-    tag = uuid.uuid4().hex[:6]
-    with live_app.app_context():
-        user = User(username=f"td-{tag}", is_director=True)
-        user.set_password(PASSWORD)
-        event = Event(name=f"端到端 {tag}", game="shengji", rulebook="shuangsheng-17")
-        pairs = []
-        for name, players in (("东队", ("赵", "钱")), ("西队", ("孙", "李"))):
-            pair = Pair(event=event, name=f"{name}{tag}")
-            pair.players = [Player(name=players[0], position=0), Player(name=players[1], position=1)]
-            pairs.append(pair)
-        table = Table(event=event, number=1)
-        match = Match(event=event, table=table, pair_a=pairs[0], pair_b=pairs[1])
-        db.session.add_all([user, event, match])
-        db.session.flush()
-        match.seats = match.default_seats()
-        db.session.commit()
-        doc = simulate_match(find_rulebook("shuangsheng-17"), 21)
-        head = {**doc, "players": match.seats, "deals": doc["deals"][:deals]}
-        services.import_record(match.id, head, actor="seed")
-        state = services.match_state(match.id)
-        return {
-            "username": user.username,
-            "match_id": match.id,
-            "event_id": event.id,
-            "state_seq": state["seq"],
-            "event_seqs": state["event_seqs"],
-            "record": state["record"],
-            "next_deal": doc["deals"][deals],
-        }
+from director_fixtures import PASSWORD, seed_match
 
 
 def _login(page: Any, base: str, username: str) -> None:
@@ -60,7 +20,7 @@ def _login(page: Any, base: str, username: str) -> None:
 
 
 def test_director_corrects_an_event_with_a_reason(live_app, live_server, page):
-    seed = _seed(live_app)
+    seed = seed_match(live_app)
     _login(page, live_server, seed["username"])
     match_id = seed["match_id"]
     page.goto(f"{live_server}/director/matches/{match_id}")
@@ -89,7 +49,7 @@ def test_director_corrects_an_event_with_a_reason(live_app, live_server, page):
 
 
 def test_director_correction_that_the_engine_refuses_changes_nothing(live_app, live_server, page):
-    seed = _seed(live_app, deals=1)
+    seed = seed_match(live_app, deals=1)
     _login(page, live_server, seed["username"])
     seq = seed["event_seqs"][0][0]
     page.goto(f"{live_server}/director/matches/{seed['match_id']}/correct/{seq}")
@@ -107,7 +67,7 @@ def test_overview_updates_live_when_a_table_logs(live_app, live_server, page):
     """The director's overview refreshes itself over SSE: no reload."""
     from web import services
 
-    seed = _seed(live_app, deals=1)
+    seed = seed_match(live_app, deals=1)
     _login(page, live_server, seed["username"])
     page.goto(f"{live_server}/director/events/{seed['event_id']}/overview")
     row = page.locator(f"#match-{seed['match_id']}")

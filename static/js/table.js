@@ -648,6 +648,27 @@
       }, el("b", { text: String(t.number) }), " ", seatName(t.winner), t.points ? " +" + t.points : ""))));
     }
     if (state.match_finished) panel.append(el("p", { class: "outcome", text: state.match_result_text || T.match_over }));
+    const links = el("div", { class: "choice-row" });
+    if (cfg.scoresheet_url) links.append(el("a", { class: "btn", href: cfg.scoresheet_url, target: "_blank", id: "scoresheet-link", text: T.scoresheet }));
+    if (state.match_finished && cfg.confirm_url) {
+      links.append(el("button", { type: "button", class: "btn", id: "confirm-scoresheet", text: T.confirm_scoresheet, on: { click: confirmScoresheet } }));
+    }
+    if (links.childNodes.length) panel.append(links);
+  }
+
+  async function confirmScoresheet() {
+    try {
+      const res = await fetch(cfg.confirm_url, {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf },
+        body: JSON.stringify({ actor: "referee", device }),
+      });
+      const data = await res.json().catch(() => ({}));
+      if (res.ok) showBanner("info", T.scoresheet_confirmed);
+      else showBanner("error", data.error || fmt(T.http_error, { status: res.status }));
+    } catch (e) {
+      showBanner("error", T.offline_try_later);
+    }
   }
 
   // -- the action bar ---------------------------------------------------------------------------

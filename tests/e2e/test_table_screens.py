@@ -169,3 +169,24 @@ def test_finished_deal_summary_and_english(
         check(page, f"shengji-finished-en-{orientation}")
     finally:
         context.close()
+
+
+def test_finished_match_scoresheet_link_and_confirmation(
+    live_app: Any, live_server: str, page: Any
+) -> None:
+    """When the match is over the referee opens the scoresheet and confirms it."""
+    from referee.rulebooks import find_rulebook
+    from referee.shengji.simulate import simulate_match
+    from web import services
+
+    doc = simulate_match(find_rulebook("eighty-rr"), 5)
+    token, match_id = seed_match(live_app, rulebook="eighty-rr")
+    with live_app.app_context():
+        services.import_record(match_id, doc, actor="test")
+    Tablet(page, live_server, token, match_id).open()
+    assert page.evaluate("window.tableApp.state.match_finished") is True
+    href = page.get_attribute("#scoresheet-link", "href")
+    assert href is not None and href.endswith(f"/matches/{match_id}/scoresheet")
+    page.click("#confirm-scoresheet")
+    page.wait_for_selector("#banner.info")
+    check(page, "shengji-match-over-landscape")

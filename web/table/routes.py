@@ -13,6 +13,7 @@ from typing import Any
 from flask import abort, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, generate_csrf
+from werkzeug.routing import BuildError
 
 from web import services
 from web.auth import check_table_pin, grant_table, table_referee_required
@@ -48,6 +49,14 @@ def lang_url(code: str) -> str:
 @bp.app_context_processor
 def _helpers() -> dict[str, Any]:
     return {"table_url": table_url, "lang_url": lang_url}
+
+
+def _optional_url(endpoint: str, **values: Any) -> str | None:
+    """A URL of another part's blueprint, or None while that part is not installed."""
+    try:
+        return url_for(endpoint, **values)
+    except BuildError:
+        return None
 
 
 def _match_at(table: Table, match_id: int) -> Match:
@@ -150,6 +159,10 @@ def match(table: Table, match_id: int) -> Any:
         "csrf_url": table_url("table.csrf_token"),
         "live_url": url_for("live.stream", channel=f"match-{the_match.id}"),
         "csrf": generate_csrf(),
+        "scoresheet_url": _optional_url("public.scoresheet_html", match_id=the_match.id),
+        "confirm_url": _optional_url(
+            "events.confirm_by_token", token=table.token, match_id=the_match.id
+        ),
     }
     return render_template(
         "table/match.html",

@@ -144,6 +144,10 @@ STRINGS: dict[str, Any] = {
     "tribute_expected": _l("Expected:"),
     "from_seat": _l("from"),
     "to_seat": _l("to"),
+    "scoresheet": _l("Scoresheet (记分表)"),
+    "confirm_scoresheet": _l("Confirm the scoresheet (确认记分表)"),
+    "scoresheet_confirmed": _l("Scoresheet confirmed."),
+    "offline_try_later": _l("No connection: try again when the tablet is online."),
     "camera_filled": _l("Cards from the photo: check them, then confirm."),
     "order_hint": _l("Tap the seats in finishing order: 头游, 二游, 三游, 末游."),
 }

@@ -139,7 +139,12 @@ def _outcome_text(game: str, deal: dict[str, Any]) -> str:
             return ""
         return _("Side %(side)s wins the deal, up %(n)s", side=side, n=up)
     levels_up = outcome.get("levels_up", 0)
+    points = deal.get("match_points")
+    if isinstance(points, list) and len(points) == 2:  # eighty-rr: deal points, no levels
+        return _("Deal points %(a)s : %(b)s", a=points[0], b=points[1])
     if outcome.get("winner") == "dealer":
+        if not levels_up:
+            return _("The dealer side (庄家) wins")
         return _("The dealer side (庄家) wins, up %(n)s", n=levels_up)
     if levels_up:
         return _("The defenders (闲家) take the deal (上台), up %(n)s", n=levels_up)
@@ -274,6 +279,16 @@ def _describe(entry: Any, players: list[str]) -> str:
     return f"#{entry.seq} {text}"
 
 
+def _match_result_text(state: dict[str, Any], players: list[str]) -> str:
+    if not state.get("finished"):
+        return ""
+    winner = state.get("winner")
+    if winner not in (0, 1):
+        return _("The match is over: a draw.")
+    names = " / ".join(name for name in (players[winner], players[winner + 2]) if name)
+    return _("The match is over: %(names)s win.", names=names or i18n.seat_name(winner))
+
+
 def table_view(match: Match, state: dict[str, Any] | None = None) -> dict[str, Any]:
     """Everything `table.js` renders for `match` (the services' state, reshaped)."""
     if state is None:
@@ -313,9 +328,8 @@ def table_view(match: Match, state: dict[str, Any] | None = None) -> dict[str, A
 
         book = find_rulebook(str(state.get("rulebook")), event.options or None)
         rulebook["declaration_face_down"] = bool(getattr(book, "declaration_face_down", False))
-    except Exception:  # noqa: BLE001 - an unknown rulebook still shows the page
+    except Exception:  # an unknown rulebook still shows the page
         rulebook["declaration_face_down"] = False
-    winner = state.get("winner")
     return {
         "match_id": match.id,
         "seq": state.get("seq", match.last_seq),
@@ -325,9 +339,7 @@ def table_view(match: Match, state: dict[str, Any] | None = None) -> dict[str, A
         "seated": seated,
         "levels": state.get("levels") or record.get("levels"),
         "match_finished": bool(state.get("finished")),
-        "match_result_text": _("The match is over: side %(side)s wins.", side=winner)
-        if state.get("finished") and winner is not None
-        else "",
+        "match_result_text": _match_result_text(state, players),
         "rulebook": rulebook,
         "deal": deal_view,
         "unplayed": state.get("unplayed") or {},

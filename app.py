@@ -129,6 +129,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(live.bp)
     _register_optional(app)
     demo.init_app(app)
+    from web.director.cli import director_cli
+
+    app.cli.add_command(director_cli)
     _register_error_pages(app)
     return app
 

@@ -24,3 +24,14 @@ def test_demo_load_creates_both_games_and_is_idempotent(runner):
     assert again.exit_code == 0, again.output
     assert db.session.execute(db.select(Event)).scalars().all() == events
     assert db.session.query(LogEntry).count() == entries
+
+
+def test_director_cli_adds_a_login_and_changes_its_password(runner, client, login):
+    result = runner.invoke(args=["director", "add", "chief"], input="pw-one\npw-one\n")
+    assert result.exit_code == 0, result.output
+    assert runner.invoke(args=["director", "add", "chief"], input="x\nx\n").exit_code != 0
+    assert login(client, "chief", "pw-one").status_code == 302
+    result = runner.invoke(args=["director", "password", "chief"], input="pw-two\npw-two\n")
+    assert result.exit_code == 0, result.output
+    user = db.session.execute(db.select(User).filter_by(username="chief")).scalar_one()
+    assert user.check_password("pw-two") and not user.check_password("pw-one")

@@ -163,3 +163,19 @@ def test_a_rejected_entry_shows_the_message_and_changes_nothing(
     page.wait_for_function("window.tableApp.queue.pending === 0")
     assert tablet.seq() == 3
     assert log_kinds(live_app, match_id).count("event") == 1
+
+
+def test_the_table_home_list_refreshes_live(live_app: Any, live_server: str, page: Any) -> None:
+    """The table's match list follows the matches live (htmx on the table's channel)."""
+    from web import services
+
+    token, match_id = seed_match(live_app)
+    page.goto(f"{live_server}/t/{token}/?list=1")
+    page.wait_for_selector("[data-live].live-connected")
+    before = page.inner_text("#match-list")
+    with live_app.app_context():
+        services.set_seats(match_id, ["赵", "钱", "孙", "李"], expected_seq=0, actor="t", device="t")
+        services.append_event(match_id, {"type": "declare", "seat": 0, "cards": ["2S"]},
+                              expected_seq=1, idempotency_key="live-list-1", actor="t", device="t")
+    page.wait_for_function("t => document.getElementById('match-list').innerText !== t", arg=before)
+    assert "1" in page.inner_text("#match-list .meta")

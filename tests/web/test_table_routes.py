@@ -289,3 +289,26 @@ def test_every_tablet_string_has_a_chinese_translation() -> None:
         catalog = read_po(handle)
     missing = [value._args[0] for value in STRINGS.values() if not (catalog.get(value._args[0]) and catalog.get(value._args[0]).string)]
     assert missing == []
+
+
+def test_a_table_with_two_open_matches_lists_them(client: Any, factory: Any) -> None:
+    first = factory.match()
+    second = factory.match(event=first.event, table=first.table, round=2)
+    page = client.get(f"/t/{first.table.token}/")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert f"/t/{first.table.token}/match/{first.id}" in html
+    assert f"/t/{first.table.token}/match/{second.id}" in html
+    assert 'hx-trigger="live"' in html
+
+
+def test_a_shared_pin_asks_for_the_table_number(client: Any, factory: Any) -> None:
+    first = factory.match()
+    second = factory.match(event=first.event)
+    second.table.pin = first.table.pin
+    db.session.commit()
+    ambiguous = client.post("/t/", data={"pin": first.table.pin})
+    assert ambiguous.status_code == 400
+    chosen = client.post("/t/", data={"pin": first.table.pin, "table": str(second.table.number)})
+    assert chosen.status_code == 302
+    assert chosen.location.endswith(f"/table/{second.table.id}/")

@@ -1,0 +1,27 @@
+"""The card-level metric of `make vision-eval`: distinct cards per photo, jokers as one."""
+
+from __future__ import annotations
+
+from vision.evaluate import Score, card_set, score_photo
+from vision.labels import is_held_back, load_dev_set
+
+
+def test_jokers_compare_as_is_a_joker() -> None:
+    """README caveat 3: the data set's joker colours are unreliable."""
+    assert card_set(["BJ", "SJ", "AS", "AS"]) == {"JOKER", "AS"}
+
+
+def test_score_counts_distinct_cards() -> None:
+    s = Score()
+    score_photo(s, {"AS", "KH", "JOKER"}, {"AS", "KH", "2C"})
+    score_photo(s, set(), {"3D"})
+    assert (s.tp, s.fp, s.fn, s.photos) == (2, 1, 2, 2)
+    assert round(s.precision, 3) == 0.667 and s.recall == 0.5
+
+
+def test_held_back_split_is_stable_and_a_fifth(carddata) -> None:  # type: ignore[no-untyped-def]
+    dev = load_dev_set()
+    held = [it for it in dev if it.held_back]
+    assert 0.12 < len(held) / len(dev) < 0.28
+    assert all(is_held_back(it.stem) for it in held)
+    assert {it.subset for it in held} == {"webcam_multi", "phone_std", "phone_blackgold"}

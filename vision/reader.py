@@ -1,0 +1,254 @@
+"""From corner indices to cards: grouping, jokers, and the engine's constraints.
+
+A card usually shows two corner indices (角标); a trick photo often shows only one per card
+because the cards overlap. Two identical cards are normal with two decks, so detections of
+the same card are merged only when their positions fit one card (the two corners of a
+card lie about a card's diagonal apart), and the engine's knowledge (how many cards are in
+the photo, at most two copies of a card, copies already played) decides between readings.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detector import Corner, Detector
+from vision.labels import BACK, JOKER
+
+DEFAULT_THRESHOLD = 0.3
+CANDIDATE_THRESHOLD = 0.08  # weaker corners, used only to reach an expected count
+# Distance between a card's two corner indices, in units of the index box height.
+PAIR_MIN, PAIR_MAX = 2.2, 9.5
+
+
+class NotAnImageError(ValueError):
+    """The input could not be decoded as an image."""
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One card seen in the photo.
+
+    `card` is the canonical notation (`10H`, `AS`, `BJ` 大王, `SJ` 小王); `confidence` is
+    0..1; `box` is `[x, y, w, h]` in image pixels around the card's best corner index;
+    `corners` says how many corner indices were read for it; `alternatives` the next
+    readings with their probabilities (for the picker's suggestions).
+    """
+
+    card: str
+    confidence: float
+    box: tuple[int, int, int, int]
+    corners: int = 1
+    alternatives: tuple[tuple[str, float], ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {"card": self.card, "confidence": round(self.confidence, 3),
+                "box": list(self.box)}
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x, y, w, h = self.box
+        return x + w / 2, y + h / 2
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """What the engine knows about the photo; every field is optional.
+
+    `count`: how many cards the photo shows (the trick's size: seats x cards each).
+    `played`: copies of each card already played in this deal (canonical notation).
+    `max_copies`: copies of a card in the decks (2 for two decks).
+    """
+
+    count: int | None = None
+    played: Mapping[str, int] = field(default_factory=dict)
+    max_copies: int = 2
+
+    def room(self, card: str) -> int:
+        return max(0, self.max_copies - self.played.get(card, 0))
+
+
+_DETECTOR: Detector | None = None
+
+
+def _detector() -> Detector:
+    global _DETECTOR
+    if _DETECTOR is None:
+        _DETECTOR = Detector()
+    return _DETECTOR
+
+
+def load_image(image: np.ndarray | bytes | str | Path) -> np.ndarray:
+    """A BGR uint8 image from an array, encoded bytes or a file path."""
+    if isinstance(image, np.ndarray):
+        arr = image
+    else:
+        if isinstance(image, (str, Path)):
+            try:
+                data = Path(image).read_bytes()
+            except OSError as exc:
+                raise NotAnImageError(f"cannot read {image}: {exc.strerror}") from exc
+        else:
+            data = image
+        buf = np.frombuffer(data, np.uint8)
+        arr = cv2.imdecode(buf, cv2.IMREAD_COLOR) if buf.size else None
+        if arr is None:
+            raise NotAnImageError("not an image (JPEG, PNG, WebP or BMP expected)")
+    if arr.ndim == 2:
+        arr = cv2.cvtColor(arr, cv2.COLOR_GRAY2BGR)
+    elif arr.ndim == 3 and arr.shape[2] == 4:
+        arr = cv2.cvtColor(arr, cv2.COLOR_BGRA2BGR)
+    if arr.ndim != 3 or arr.shape[2] != 3 or min(arr.shape[:2]) < 16:
+        raise NotAnImageError("not a colour image of a usable size")
+    if arr.dtype != np.uint8:
+        arr = np.clip(arr, 0, 255).astype(np.uint8)
+    return arr
+
+
+def joker_colour(image: np.ndarray, corner: Corner) -> str:
+    """`BJ` (大王, the coloured joker) when the corner's ink is red, else `SJ` (小王)."""
+    x0 = max(0, int(corner.x - corner.w / 2))
+    y0 = max(0, int(corner.y - corner.h / 2))
+    x1 = min(image.shape[1], int(corner.x + corner.w / 2) + 1)
+    y1 = min(image.shape[0], int(corner.y + corner.h / 2) + 1)
+    patch = image[y0:y1, x0:x1]
+    if patch.size == 0:
+        return "SJ"
+    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+    hue, sat, val = hsv[..., 0].astype(int), hsv[..., 1], hsv[..., 2]
+    red = ((hue < 10) | (hue > 165)) & (sat > 90) & (val > 60)
+    ink = (sat > 90) | (val < 90)
+    return "BJ" if red.sum() > 0.25 * max(int(ink.sum()), 1) else "SJ"
+
+
+def _card_of(label: str, image: np.ndarray, corner: Corner) -> str:
+    return joker_colour(image, corner) if label == JOKER else label
+
+
+@dataclass
+class _Group:
+    card: str
+    corners: list[Corner]
+    readings: list[tuple[str, float]]
+
+    @property
+    def confidence(self) -> float:
+        best = max(c.confidence for c in self.corners)
+        if len(self.corners) > 1:  # two corners agreeing make the reading surer
+            second = sorted(c.confidence for c in self.corners)[-2]
+            best = 1 - (1 - best) * (1 - second * 0.5)
+        return min(best, 1.0)
+
+    def detection(self) -> Detection:
+        c = max(self.corners, key=lambda k: k.confidence)
+        box = (int(round(c.x - c.w / 2)), int(round(c.y - c.h / 2)),
+               int(round(c.w)), int(round(c.h)))
+        alts = tuple((k, round(p, 3)) for k, p in self.readings if k != self.card)[:3]
+        return Detection(self.card, float(self.confidence), box, len(self.corners), alts)
+
+
+def _same_card(a: Corner, b: Corner) -> bool:
+    size = max(a.w, a.h, b.w, b.h, 1.0)
+    d = math.hypot(a.x - b.x, a.y - b.y)
+    return PAIR_MIN * size <= d <= PAIR_MAX * size
+
+
+def _group(image: np.ndarray, corners: list[Corner]) -> list[_Group]:
+    """Pair same-card corners that fit one card's geometry; every other corner is a card."""
+    by_card: dict[str, list[Corner]] = {}
+    for c in corners:
+        by_card.setdefault(_card_of(c.label, image, c), []).append(c)
+    groups: list[_Group] = []
+    for card, cs in by_card.items():
+        cs = sorted(cs, key=lambda k: -k.confidence)
+        used = [False] * len(cs)
+        for i, c in enumerate(cs):
+            if used[i]:
+                continue
+            used[i] = True
+            members = [c]
+            for j in range(i + 1, len(cs)):
+                if not used[j] and _same_card(c, cs[j]):
+                    used[j] = True
+                    members.append(cs[j])
+                    break
+            readings = [(_card_of(k, image, c) if k == JOKER else k, p) for k, p in c.classes]
+            groups.append(_Group(card, members, readings))
+    return groups
+
+
+def _apply_constraints(groups: list[_Group], spare: list[Corner], image: np.ndarray,
+                       cons: Constraints) -> list[_Group]:
+    groups = sorted(groups, key=lambda g: -g.confidence)
+    # 1. at most `room(card)` copies: extra copies take their next reading that has room
+    kept: list[_Group] = []
+    counts: Counter[str] = Counter()
+    for g in groups:
+        if counts[g.card] < cons.room(g.card):
+            kept.append(g)
+            counts[g.card] += 1
+            continue
+        for alt, p in g.readings[1:]:
+            if alt != BACK and p >= 0.05 and counts[alt] < cons.room(alt):
+                kept.append(_Group(alt, g.corners, [(alt, p)] + g.readings))
+                counts[alt] += 1
+                break
+    if cons.count is None:
+        return kept
+    # 2. too many: drop the least sure
+    kept.sort(key=lambda g: -g.confidence)
+    if len(kept) > cons.count:
+        return kept[: cons.count]
+    # 3. too few: split pairs that could be two identical cards, then weaker corners
+    for g in sorted(kept, key=lambda g: -g.confidence):
+        if len(kept) >= cons.count:
+            break
+        if len(g.corners) == 2 and counts[g.card] < cons.room(g.card):
+            kept.remove(g)
+            kept.append(_Group(g.card, [g.corners[0]], g.readings))
+            kept.append(_Group(g.card, [g.corners[1]], g.readings))
+            counts[g.card] += 1
+    for c in sorted(spare, key=lambda k: -k.confidence):
+        if len(kept) >= cons.count:
+            break
+        card = _card_of(c.label, image, c)
+        if card == BACK or counts[card] >= cons.room(card):
+            continue
+        if any(_near(c, k) for g in kept for k in g.corners):
+            continue
+        kept.append(_Group(card, [c], [(card, 1.0)] + list(c.classes)))
+        counts[card] += 1
+    return kept
+
+
+def _near(a: Corner, b: Corner) -> bool:
+    return math.hypot(a.x - b.x, a.y - b.y) < 0.6 * max(a.h, b.h, a.w, b.w)
+
+
+def recognize(
+    image: np.ndarray | bytes | str | Path,
+    constraints: Constraints | None = None,
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+) -> list[Detection]:
+    """The cards in a photo, surest first.
+
+    `image` is a BGR array, encoded image bytes or a path; raises `NotAnImageError` when it
+    is none. `constraints` (optional) are what the engine knows (see `Constraints`).
+    """
+    img = load_image(image)
+    corners = _detector().corners(img, threshold=min(threshold, CANDIDATE_THRESHOLD))
+    corners = [c for c in corners if c.label != BACK]
+    strong = [c for c in corners if c.confidence >= threshold]
+    spare = [c for c in corners if c.confidence < threshold]
+    groups = _group(img, strong)
+    if constraints is not None:
+        groups = _apply_constraints(groups, spare, img, constraints)
+    groups.sort(key=lambda g: -g.confidence)
+    return [g.detection() for g in groups]

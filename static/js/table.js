@@ -315,7 +315,29 @@
     onChange: () => { renderBadge(); refreshPicker(); },
   });
 
+  // An entry is built on the view the referee saw when beginning it. If another tablet
+  // logged something since (the log's tail names each entry's device), the entry is held
+  // for the referee instead of being stored on top: never the same trick twice.
+  function touch() {
+    const c = comp[mode];
+    if (c && c.baseSeq === undefined) c.baseSeq = state.seq;
+  }
+  $("#table-app").addEventListener("click", (ev) => {
+    if (ev.target.closest("#picker, #seats, #panel")) touch();
+  }, true);
+  $("#table-app").addEventListener("input", touch, true);
+  function foreignSince(seq) {
+    return (state.tail || []).filter((e) => e.seq > seq && e.device !== device);
+  }
+
   function submit(body, label) {
+    const c = comp[mode];
+    if (c && c.baseSeq !== undefined && foreignSince(c.baseSeq).length) {
+      held = held.concat([{ body, label, key: window.TableQueue.newKey(), expected_seq: null }]);
+      showConflict();
+      render();
+      return;
+    }
     queue.submit({ body, label });
     lastAnswer = null;
     render();

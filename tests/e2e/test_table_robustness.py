@@ -179,3 +179,30 @@ def test_the_table_home_list_refreshes_live(live_app: Any, live_server: str, pag
                               expected_seq=1, idempotency_key="live-list-1", actor="t", device="t")
     page.wait_for_function("t => document.getElementById('match-list').innerText !== t", arg=before)
     assert "1" in page.inner_text("#match-list .meta")
+
+
+def test_a_trick_begun_before_the_other_tablets_entry_is_held_not_doubled(
+    live_app: Any, live_server: str, browser: Any, page: Any
+) -> None:
+    """Both online: B begins the trick, A logs it first; B's confirm is held (never a
+    second copy of the trick) and B's view already shows A's trick."""
+    token, match_id = seed_match(live_app)
+    first = Tablet(page, live_server, token, match_id).open()
+    ready_to_play(first)
+    context, other_page = second_tablet(browser, first.url)
+    try:
+        second = Tablet(other_page, live_server, token, match_id)
+        second.settle(4)
+        second.card("KH")  # B begins
+        tap_trick(first, ["KH", "AH", "5H", "3H"])  # A logs the same trick
+        first.settle(5)
+        second.settle(5)  # B sees it live
+        for card in ["AH", "5H", "3H"]:
+            second.card(card)
+        second.tap("#confirm")
+        other_page.wait_for_selector("#banner.conflict")
+        assert log_kinds(live_app, match_id).count("event") == 3
+        other_page.click("#held-discard")
+        assert second.state()["seq"] == 5
+    finally:
+        context.close()

@@ -346,5 +346,8 @@ def table_view(match: Match, state: dict[str, Any] | None = None) -> dict[str, A
         "can_undo": bool(undoable),
         "last_entry": _describe(undoable[-1], players) if undoable else "",
         "recent": [_describe(e, players) for e in entries[-6:]][::-1],
+        # who logged the last entries (the tablet's device id), so a tablet can tell its own
+        # entries from another tablet's
+        "tail": [{"seq": e.seq, "device": (e.device or "").split(" ")[0]} for e in entries[-12:]],
         "penalty_catalogue": penalty_catalogue(game, str(state.get("rulebook")), event.options),
     }

@@ -163,6 +163,7 @@ def context(match: Match) -> dict[str, Any]:
         "rulebook": rulebook,
         "non_default": rulebook.non_default_options(),
         "rows": rows,
+        "has_match_points": any(row.get("match_points") for row in rows),
         # Penalties with the referee's reason (every penalty is also in its deal's row).
         "penalties": [(row["number"], p) for row in rows for p in row["penalties"] if p["note"]],
         "corrections": services.corrections(match.id),

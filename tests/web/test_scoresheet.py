@@ -105,3 +105,16 @@ def test_all_scoresheets_of_a_round_in_one_pdf(director_client, factory, tmp_pat
     pages = next(line for line in info.splitlines() if line.startswith("Pages"))
     assert int(pages.split()[-1]) >= 2
     assert director_client.get(f"/director/events/{first.event_id}/scoresheets.pdf?round=9").status_code == 404
+
+
+def test_eighty_rr_scoresheet_shows_match_points(client, factory):
+    """eighty-rr scores each deal in match points (RECORD_FORMAT: deals carry match_points)."""
+    match = factory.match(rulebook="eighty-rr")
+    doc = simulate_match(find_rulebook("eighty-rr"), 3)
+    services.import_record(match.id, {**doc, "players": match.seats}, actor="td")
+    result = services.match_state(match.id)["result"]
+    points = [deal["match_points"] for deal in result["deals"] if deal.get("match_points")]
+    assert points
+    page = client.get(f"/public/matches/{match.id}/scoresheet").data.decode()
+    assert "比赛分 A : B" in page
+    assert f"{points[0][0]} : {points[0][1]}" in page

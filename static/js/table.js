@@ -717,6 +717,13 @@
           postEvent({ type: "flip", card: c.cards[0] }, T.flip);
           comp.declare = freshComp("declare");
         }),
+        (state.rulebook || {}).nobody_declares === "redeal" && d.event_count === 0
+          ? btn(T.redeal_button, { class: "danger", id: "btn-redeal" }, () => {
+            // the empty deal is taken back and logged again as redealt (nobody declared)
+            submit({ kind: "undo" }, T.undo);
+            submit({ kind: "deal", redeal: true }, T.redeal_button);
+          })
+          : null,
         spacer(),
         btn(T.to_bury, { class: "secondary", id: "btn-to-bury" }, () => setMode("bury")));
     } else if (mode === "bury") {

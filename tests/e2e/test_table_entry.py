@@ -395,3 +395,21 @@ def test_quick_entry_of_a_shengji_deal(live_app: Any, live_server: str, page: An
     assert tablet.state()["recent"][0].startswith("#5")
     page.wait_for_selector("#outcome")
     assert page.evaluate("window.tableApp.mode") == "summary"
+
+
+def test_nobody_declares_redeal_under_shuangsheng(live_app: Any, live_server: str, page: Any) -> None:
+    """shuangsheng-17 (seed 001): nobody declares → the deal is redealt, the next one grabs."""
+    token, match_id = seed_match(live_app, rulebook="shuangsheng-17")
+    tablet = Tablet(page, live_server, token, match_id).open()
+    tablet.seat_players(["赵", "钱", "孙", "李"])
+    tablet.tap("#next-deal")
+    tablet.settle(2)
+    tablet.tap("#btn-redeal")
+    tablet.settle(4)
+    deal = tablet.state()["deal"]
+    assert (deal["number"], deal["phase"]) == (1, "redeal")
+    assert page.evaluate("window.tableApp.mode") == "summary"
+    tablet.tap("#next-deal")
+    tablet.settle(5)
+    assert tablet.state()["deal"]["number"] == 2
+    assert page.evaluate("window.tableApp.mode") == "declare"

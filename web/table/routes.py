@@ -240,7 +240,11 @@ def post(table: Table, match_id: int) -> Any:
                                    state=table_view(the_match))
             new_state = services.set_seats(the_match.id, players, **common)
         else:
-            deal_fields = {k: body[k] for k in ("dealer", "first_drawer") if isinstance(body.get(k), int)}
+            deal_fields: dict[str, Any] = {
+                k: body[k] for k in ("dealer", "first_drawer") if isinstance(body.get(k), int)
+            }
+            if body.get("redeal") is True:  # nobody declared: the deal is dealt again
+                deal_fields["redeal"] = True
             new_state = services.start_deal(the_match.id, **common, **deal_fields)
     except services.ConflictError as error:
         db.session.rollback()

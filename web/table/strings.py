@@ -71,6 +71,7 @@ STRINGS: dict[str, Any] = {
     "flip": _l("Flip (翻底定主)"),
     "to_bury": _l("To the bury (扣底) ▶"),
     "declare_hint": _l("Tap the seat, then the cards shown (level cards, jokers); then declare or overcall."),
+    "redeal_button": _l("Nobody declared: redeal (重新发牌)"),
     "face_down": _l("Face down (扣着亮)"),
     # burying
     "bury": _l("Bury (扣底)"),

@@ -328,6 +328,7 @@ def table_view(match: Match, state: dict[str, Any] | None = None) -> dict[str, A
 
         book = find_rulebook(str(state.get("rulebook")), event.options or None)
         rulebook["declaration_face_down"] = bool(getattr(book, "declaration_face_down", False))
+        rulebook["nobody_declares"] = str(getattr(book, "nobody_declares", "flip"))
     except Exception:  # an unknown rulebook still shows the page
         rulebook["declaration_face_down"] = False
     return {

@@ -190,3 +190,33 @@ def test_finished_match_scoresheet_link_and_confirmation(
     page.click("#confirm-scoresheet")
     page.wait_for_selector("#banner.info")
     check(page, "shengji-match-over-landscape")
+
+
+def test_english_portrait_trick_entry_fits(live_app: Any, live_server: str, browser: Any) -> None:
+    """English labels are longer: the trick entry still fits 768 px without sideways scroll."""
+    token, match_id = seed_match(live_app)
+    context = browser.new_context(viewport=VIEWPORTS["portrait"], locale="en-US", has_touch=True)
+    try:
+        page = context.new_page()
+        tablet = Tablet(page, live_server, token, match_id).open()
+        tablet.seat_players(["Zhao", "Qian", "Sun", "Li"])
+        tablet.tap("#next-deal")
+        tablet.settle(2)
+        tablet.seat(0)
+        tablet.card("2S")
+        tablet.tap("#btn-declare")
+        tablet.settle(3)
+        tablet.tap("#btn-to-bury")
+        for card in ["3C", "4C", "6C", "7C", "8C", "9C", "3D", "4D"]:
+            tablet.card(card)
+        tablet.tap("#confirm")
+        tablet.settle(4)
+        tablet.tap('#lead-size button[data-size="0"]')
+        tablet.card("AH")
+        tablet.card("KH")
+        assert "Undo" in page.inner_text("#undo-btn")
+        check(page, "shengji-tricks-en-portrait")
+        box = page.locator("#confirm").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 768
+    finally:
+        context.close()

@@ -13,7 +13,8 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from web import i18n, services
-from web.models import Match
+from web.extensions import db
+from web.models import LogEntry, Match
 
 GUANDAN_PENALTIES = (
     "timeout",
@@ -279,6 +280,24 @@ def _describe(entry: Any, players: list[str]) -> str:
     return f"#{entry.seq} {text}"
 
 
+TAIL = 40  # log entries the view reads: undo, "last entries" and the device tail need few
+
+
+def _log_tail(match_id: int) -> list[LogEntry]:
+    """The last `TAIL` log entries in seq order (the view never reads the whole log)."""
+    rows = db.session.execute(
+        db.select(LogEntry).filter_by(match_id=match_id).order_by(LogEntry.seq.desc()).limit(TAIL)
+    ).scalars()
+    return list(rows)[::-1]
+
+
+def _has_seat_entry(match_id: int) -> bool:
+    found = db.session.execute(
+        db.select(LogEntry.id).filter_by(match_id=match_id, kind="seat").limit(1)
+    ).first()
+    return found is not None
+
+
 def _match_result_text(state: dict[str, Any], players: list[str]) -> str:
     if not state.get("finished"):
         return ""
@@ -295,9 +314,14 @@ def table_view(match: Match, state: dict[str, Any] | None = None) -> dict[str, A
         state = services.match_state(match.id)
     record = state.get("record") or {}
     game = state.get("game") or record.get("game") or "shengji"
-    entries = services.log_entries(match.id)
-    undone = {e.target_seq for e in entries if e.kind in ("undo", "correction") and e.target_seq is not None}
-    seated = any(e.kind == "seat" for e in entries) or bool(record.get("deals"))
+    entries = _log_tail(match.id)
+    undone = {
+        e.target_seq
+        for e in entries
+        if e.target_seq is not None
+        and (e.kind == "undo" or (e.kind == "correction" and (e.payload or {}).get("event") is None))
+    }
+    seated = bool(record.get("deals")) or any(e.kind == "seat" for e in entries) or _has_seat_entry(match.id)
     players = list(record.get("players") or ["", "", "", ""])
     deals_doc = record.get("deals") or []
     deal_view: dict[str, Any] | None = None

@@ -653,7 +653,7 @@
       rows.push([T.level_card, d.level || "—"]);
       rows.push([T.trump, d.trump_known ? (d.trump_suit ? Cards.SUIT_SYMBOL[d.trump_suit] : T.no_trump) : "—"]);
       rows.push([T.captured, String(d.captured ?? 0)]);
-      if (d.bottom) rows.push([T.bottom, fmt(T.bottom_value, { points: d.bottom.points ?? 0, multiplier: d.bottom.multiplier ?? 0, won_by: d.bottom.won_by === "defenders" ? T.defenders : T.dealer_side })]);
+      if (d.bottom) rows.push([d.bottom.won_by === "defenders" ? T.bottom_won : T.bottom, fmt(T.bottom_value, { points: d.bottom.points ?? 0, multiplier: d.bottom.multiplier ?? 0, won_by: d.bottom.won_by === "defenders" ? T.defenders : T.dealer_side })]);
       for (const p of d.penalties || []) rows.push([T.penalty + " · " + seatName(p.seat), (p.label || p.kind) + " " + (p.points ?? "")]);
       rows.push([T.defender_total, String(d.defender_total ?? 0)]);
     } else {

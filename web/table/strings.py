@@ -102,6 +102,7 @@ STRINGS: dict[str, Any] = {
     "recent": _l("Last entries"),
     "bottom": _l("Bottom (底牌)"),
     "captured": _l("Points captured"),
+    "bottom_won": _l("Bottom won by the defenders (抠底)"),
     "bottom_value": _l("%(points)s × %(multiplier)s, %(won_by)s"),
     "defender_total": _l("Defenders' total"),
     "levels_after": _l("Levels after"),

@@ -60,7 +60,6 @@
   let mode = null;
   let comp = {};
   let held = [];           // entries stopped by a conflict, waiting for the referee's choice
-  let lastAnswer = null;   // the engine's answer to this tablet's last entry
 
   function deal() { return state.deal || null; }
   function phase() { return deal() ? deal().phase : null; }
@@ -229,7 +228,12 @@
     if (mode === "tricks") {
       if (c.stage === "blocker") { c.throwFail.blocker = seat; c.stage = "blocking"; }
       else if (compIsEmpty("tricks")) { c.leader = seat; c.seat = seat; c.leaderDone = false; }
-      else if (c.leaderDone || seat === c.leader) { c.seat = seat; }
+      else {
+        // tapping a seat mid-trick enters that seat's cards again
+        c.plays[seat] = [];
+        c.seat = seat;
+        if (seat === c.leader) c.leaderDone = false;
+      }
     } else if (mode === "play") {
       c.seat = seat;
     } else if (mode === "tribute") {
@@ -277,7 +281,6 @@
     const data = result.data || {};
     if (result.status === 200) {
       if (data.state) applyState(data.state);
-      lastAnswer = data.answer || null;
       if (data.replayed) showBanner("info", T.already_stored);
       else if (!held.length) hideBanner();
       return "next";
@@ -339,7 +342,6 @@
       return;
     }
     queue.submit({ body, label });
-    lastAnswer = null;
     render();
   }
   function postEvent(event, label) { submit({ kind: "event", event }, label || event.type); }

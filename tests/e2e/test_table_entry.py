@@ -413,3 +413,19 @@ def test_nobody_declares_redeal_under_shuangsheng(live_app: Any, live_server: st
     tablet.settle(5)
     assert tablet.state()["deal"]["number"] == 2
     assert page.evaluate("window.tableApp.mode") == "declare"
+
+
+def test_a_seat_tapped_mid_trick_enters_its_cards_again(live_app: Any, live_server: str, page: Any) -> None:
+    """A wrong card for one follower: tap that seat, enter its card again, confirm."""
+    token, match_id = seed_match(live_app)
+    tablet = Tablet(page, live_server, token, match_id).open()
+    ready_to_play(tablet)
+    for card in ["KH", "QH", "5H", "3H"]:  # seat 1 really played A♥
+        tablet.card(card)
+    tablet.seat(1)
+    assert tablet.turn() == 1
+    tablet.card("AH")
+    assert page.evaluate("window.tableApp.composer.plays") == [["KH"], ["AH"], ["5H"], ["3H"]]
+    tablet.tap("#confirm")
+    tablet.settle(5)
+    assert tablet.state()["deal"]["last_trick"]["winner"] == 1

@@ -82,7 +82,7 @@ STRINGS: dict[str, Any] = {
     "seat_to_play": _l("%(seat)s to play"),
     "pick_leader": _l("Tap the seat that leads."),
     "pick_seat": _l("Tap the seat to play."),
-    "tap_confirm": _l("All four have played: confirm."),
+    "tap_confirm": _l("All four have played: confirm (tap a seat to enter its cards again)."),
     "lead_size": _l("Lead"),
     "lead_free": _l("Throw (甩牌)…"),
     "leader_done": _l("Lead done ▶"),

@@ -59,7 +59,14 @@
   // -- composers: what the referee is building, per mode -------------------------------------
   let mode = null;
   let comp = {};
-  let held = [];           // entries stopped by a conflict, waiting for the referee's choice
+  // entries stopped by a conflict, waiting for the referee's choice (kept across reloads)
+  const heldKey = "tr-held-" + cfg.match_id;
+  let held = [];
+  try { held = JSON.parse(localStorage.getItem(heldKey) || "[]") || []; } catch (e) { held = []; }
+  function setHeld(list) {
+    held = list;
+    try { localStorage.setItem(heldKey, JSON.stringify(held)); } catch (e) { /* memory only */ }
+  }
 
   function deal() { return state.deal || null; }
   function phase() { return deal() ? deal().phase : null; }
@@ -287,7 +294,7 @@
     }
     if (result.status === 409) {
       // someone else logged first: keep this entry and the rest for the referee to decide
-      held = [entry].concat(queue.entries.splice(0));
+      setHeld(held.concat([entry], queue.entries.splice(0)));
       for (const h of held) h.expected_seq = null;
       if (data.state) applyState(data.state); else fetchState();
       showConflict();
@@ -300,7 +307,7 @@
     }
     if (result.status === 401 || result.status === 403) {
       // the tablet lost its PIN session: keep the entries until the referee is back in
-      held = [entry].concat(queue.entries.splice(0));
+      setHeld(held.concat([entry], queue.entries.splice(0)));
       for (const h of held) h.expected_seq = null;
       showBanner("error", fmt(T.http_error, { status: result.status }), heldButtons());
       return "stop";
@@ -336,7 +343,7 @@
   function submit(body, label) {
     const c = comp[mode];
     if (c && c.baseSeq !== undefined && foreignSince(c.baseSeq).length) {
-      held = held.concat([{ body, label, key: window.TableQueue.newKey(), expected_seq: null }]);
+      setHeld(held.concat([{ body, label, key: window.TableQueue.newKey(), expected_seq: null }]));
       showConflict();
       render();
       return;
@@ -395,10 +402,10 @@
     if (!held.length) return [];
     return [
       el("button", { type: "button", id: "held-resubmit", text: T.resubmit, on: { click: () => {
-        const again = held; held = []; hideBanner();
+        const again = held; setHeld([]); hideBanner();
         for (const h of again) queue.submit({ body: h.body, label: h.label, key: h.key });
       } } }),
-      el("button", { type: "button", id: "held-discard", text: T.discard, on: { click: () => { held = []; hideBanner(); render(); } } }),
+      el("button", { type: "button", id: "held-discard", text: T.discard, on: { click: () => { setHeld([]); hideBanner(); render(); } } }),
     ];
   }
 
@@ -941,5 +948,6 @@
   render();
   connectLive();
   if (queue.pending) queue.flush();
+  if (held.length) showConflict();
   window.tableApp = { get state() { return state; }, queue, fetchState, get mode() { return mode; }, get composer() { return comp[mode]; } };
 })();

@@ -82,8 +82,12 @@ def test_second_tablet_sees_entries_live_and_a_stale_entry_conflicts(
         assert other_page.is_visible("#held-discard")
         plays = second.state()["deal"]["last_trick"]
         assert plays["winner"] == 1  # the refreshed view shows the first tablet's trick
+        # the held entry survives a reload until the referee decides
+        other_page.reload()
+        other_page.wait_for_selector("#banner.conflict #held-discard")
         other_page.click("#held-discard")
         assert other_page.inner_text("#net-badge") == "在线"
+        assert other_page.evaluate(f"localStorage.getItem('tr-held-{match_id}')") == "[]"
         assert log_kinds(live_app, match_id).count("event") == 4  # declare, bury, 2 tricks
     finally:
         context.close()

@@ -313,6 +313,7 @@ class _Replay:
                             )
                         )
         self.deal.leader = self._expected_leader()
+        self.close_if_settled()
 
     def return_(self, event: Mapping[str, Any]) -> None:
         self.before_play()
@@ -332,6 +333,7 @@ class _Replay:
             )
         self.move(giver, receiver)
         self.deal.returns.append((self.index, giver, receiver, card))
+        self.close_if_settled()
 
     def anti_tribute(self, event: Mapping[str, Any]) -> None:
         self.before_play()
@@ -352,6 +354,29 @@ class _Replay:
             self.violation("anti_tribute_invalid", seat, "抗贡 needs the paying side's two big jokers")
         self.deal.anti_tribute_valid = valid
         self.deal.leader = self._expected_leader()
+        self.close_if_settled()
+
+    def tribute_settled(self) -> bool:
+        """True once every tribute owed is paid and returned, or a valid 抗贡 cancelled it."""
+        duties = self.setup.duties
+        if duties is None or self.deal.anti_tribute_valid:
+            return True
+        deal = self.deal
+        paid = {(a, b) for _, a, b, _ in deal.tributes if a in duties.payers}
+        returned = {(a, b) for _, a, b, _ in deal.returns}
+        return {a for a, _ in paid} == set(duties.payers) and all(
+            (b, a) in returned for a, b in paid
+        )
+
+    def close_if_settled(self) -> None:
+        """Seed 四.4: once the tribute and returns are all in, the deal is being played."""
+        if not self.tribute_settled():
+            return
+        if self.deal.phase == "tribute":
+            self.close_tribute()
+        elif self.deal.phase == "playing":  # a stray tribute event after: follow the leader
+            self.deal.leader = self._expected_leader()
+            self.deal.turn.next_to_play = self.deal.leader
 
     def close_tribute(self, check_missing: bool = True) -> None:
         """At the first play: missing tributes and returns, then who should lead.

@@ -183,3 +183,32 @@ def test_anti_tribute_single_down_side_option(replay, ev, violations):
     result = replay(SINGLE_DOWN, events, options={"guandan_single_down_anti_tribute": "side"})
     assert violations(result, 1) == []
     assert result["deals"][1]["anti_tribute"] == {"seats": [1, 3], "valid": True}
+
+
+def test_phase_is_playing_once_tributes_and_returns_are_in_004_s4_4(replay, ev):
+    """Seed 004 四.4: after 进贡 and 还贡 the deal is played; the phase says so before the lead."""
+    events = [
+        ev.tribute(1, 0, "BJ"), ev.tribute(3, 2, "AS"),
+        ev.return_(0, 1, "3S"), ev.return_(2, 3, "4S"),
+    ]
+    for keep, phase in ((1, "tribute"), (2, "tribute"), (3, "tribute"), (4, "playing")):
+        deal = replay(DOUBLE_DOWN, events[:keep])["deals"][1]
+        assert deal["phase"] == phase, keep
+    deal = replay(DOUBLE_DOWN, events)["deals"][1]
+    assert (deal["next_to_play"], deal["leader"]) == (1, 1)
+
+
+def test_phase_is_playing_after_single_down_return_004_s4_5(replay, ev):
+    deal = replay(SINGLE_DOWN, [ev.tribute(3, 0, "BJ")])["deals"][1]
+    assert deal["phase"] == "tribute"
+    deal = replay(SINGLE_DOWN, [ev.tribute(3, 0, "BJ"), ev.return_(0, 3, "3S")])["deals"][1]
+    assert (deal["phase"], deal["next_to_play"]) == ("playing", 3)
+
+
+def test_phase_is_playing_after_valid_anti_tribute_004_s4_5(replay, ev, violations):
+    result = replay(SINGLE_DOWN, [ev.anti(3, "BJ BJ")])
+    deal = result["deals"][1]
+    assert (deal["phase"], deal["next_to_play"]) == ("playing", 0)
+    assert violations(result, 1) == []
+    deal = replay(DOUBLE_DOWN, [ev.anti(1, "BJ")])["deals"][1]
+    assert deal["phase"] == "tribute"  # one big joker cancels nothing

@@ -16,9 +16,12 @@ class NotationError(RefereeError, ValueError):
     "cannot read 'XX' (deal 1, event 3)"
     """
 
-    def __init__(self, token: str, where: str = "", message: str = "") -> None:
+    def __init__(
+        self, token: str, where: str = "", message: str = "", *, rule_id: str = "record.notation"
+    ) -> None:
         self.token = token
         self.where = where
+        self.rule_id = rule_id
         text = message or f"cannot read {token!r}"
         if where:
             text = f"{text} ({where})"
@@ -41,16 +44,27 @@ class IllegalPlayError(RefereeError):
 class InvalidRecordError(RefereeError, ValueError):
     """A table record that cannot be replayed at all (exit 1 of `python -m referee replay`).
 
-    `event` is the index of the offending event within its deal (or None), `deal` its
-    1-based deal number (or None).
+    `event` is the 0-based index of the offending event within its deal (or None), `deal`
+    its 1-based deal number (or None). `rule_id` is stable, for translation by the web
+    layer (`record.card_copies`, `record.order.play_before_bury`, `record.seat`,
+    `record.notation`, …; `record.invalid` when nothing more precise applies).
 
-    >>> str(InvalidRecordError("unknown seat 7", deal=1, event=4))
-    'deal 1, event 4: unknown seat 7'
+    >>> error = InvalidRecordError("unknown seat 7", deal=1, event=4, rule_id="record.seat")
+    >>> str(error), error.rule_id
+    ('deal 1, event 4: unknown seat 7', 'record.seat')
     """
 
-    def __init__(self, message: str, *, deal: int | None = None, event: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        deal: int | None = None,
+        event: int | None = None,
+        rule_id: str = "record.invalid",
+    ) -> None:
         self.deal = deal
         self.event = event
+        self.rule_id = rule_id
         prefix = ""
         if deal is not None:
             prefix = f"deal {deal}"

@@ -39,10 +39,11 @@ def load_record(text: str) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise InvalidRecordError(
-            f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+            f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})",
+            rule_id="record.json",
         ) from None
     if not isinstance(data, dict):
-        raise InvalidRecordError("a table record must be a JSON object")
+        raise InvalidRecordError("a table record must be a JSON object", rule_id="record.document")
     return data
 
 
@@ -50,52 +51,65 @@ def rulebook_of(doc: Mapping[str, Any]) -> Rulebook:
     """The document's rulebook with its `options`, checked against `game`."""
     name = doc.get("rulebook")
     if not isinstance(name, str):
-        raise InvalidRecordError(f"rulebook must be a preset name, not {name!r}")
+        raise InvalidRecordError(
+            f"rulebook must be a preset name, not {name!r}", rule_id="record.rulebook"
+        )
     options = doc.get("options") or {}
     if not isinstance(options, Mapping):
-        raise InvalidRecordError("options must be a JSON object")
+        raise InvalidRecordError("options must be a JSON object", rule_id="record.options")
     try:
         rulebook = find_rulebook(name, options)
     except NotationError as error:
-        raise InvalidRecordError(str(error)) from None
+        where = "record.options" if error.where.startswith("options") else "record.rulebook"
+        raise InvalidRecordError(str(error), rule_id=where) from None
     game = doc.get("game", rulebook.game)
     if game != rulebook.game:
-        raise InvalidRecordError(f"rulebook {name!r} is for {rulebook.game}, not {game!r}")
+        raise InvalidRecordError(
+            f"rulebook {name!r} is for {rulebook.game}, not {game!r}", rule_id="record.game"
+        )
     return rulebook
 
 
 def _check_document(doc: Mapping[str, Any]) -> None:
     if doc.get("format") != FORMAT:
-        raise InvalidRecordError(f"format must be {FORMAT!r}, not {doc.get('format')!r}")
+        raise InvalidRecordError(
+            f"format must be {FORMAT!r}, not {doc.get('format')!r}", rule_id="record.format"
+        )
     game = doc.get("game")
     if game not in GAMES:
-        raise InvalidRecordError(f"game must be one of {', '.join(GAMES)}, not {game!r}")
+        raise InvalidRecordError(
+            f"game must be one of {', '.join(GAMES)}, not {game!r}", rule_id="record.game"
+        )
     players = doc.get("players")
     if players is not None and (
         not isinstance(players, list)
         or len(players) != 4
         or not all(isinstance(p, str) for p in players)
     ):
-        raise InvalidRecordError("players must be a list of four names")
+        raise InvalidRecordError("players must be a list of four names", rule_id="record.players")
     levels = doc.get("levels")
     if levels is not None:
         if not isinstance(levels, list) or len(levels) != 2:
-            raise InvalidRecordError("levels must be a list of two levels")
+            raise InvalidRecordError("levels must be a list of two levels", rule_id="record.levels")
         for side, level in enumerate(levels):
             if not isinstance(level, str):
-                raise InvalidRecordError(f"levels[{side}] must be a rank, not {level!r}")
+                raise InvalidRecordError(
+                    f"levels[{side}] must be a rank, not {level!r}", rule_id="record.levels"
+                )
             try:
                 parse_rank(level, f"levels[{side}]")
             except NotationError as error:
-                raise InvalidRecordError(str(error)) from None
+                raise InvalidRecordError(str(error), rule_id="record.levels") from None
     deals = doc.get("deals")
     if not isinstance(deals, list):
-        raise InvalidRecordError("deals must be a list")
+        raise InvalidRecordError("deals must be a list", rule_id="record.deals")
     for number, deal in enumerate(deals, start=1):
         if not isinstance(deal, Mapping):
-            raise InvalidRecordError("a deal must be a JSON object", deal=number)
+            raise InvalidRecordError(
+                "a deal must be a JSON object", deal=number, rule_id="record.deal"
+            )
         if not isinstance(deal.get("events", []), list):
-            raise InvalidRecordError("events must be a list", deal=number)
+            raise InvalidRecordError("events must be a list", deal=number, rule_id="record.events")
 
 
 def _canonical_levels(doc: Mapping[str, Any]) -> dict[str, Any]:
@@ -114,7 +128,7 @@ def replay_document(doc: Mapping[str, Any]) -> dict[str, Any]:
     the table are reported as `violations` inside the result.
     """
     if not isinstance(doc, Mapping):
-        raise InvalidRecordError("a table record must be a JSON object")
+        raise InvalidRecordError("a table record must be a JSON object", rule_id="record.document")
     _check_document(doc)
     rulebook = rulebook_of(doc)
     doc = _canonical_levels(doc)
@@ -127,4 +141,4 @@ def replay_document(doc: Mapping[str, Any]) -> dict[str, Any]:
     try:
         return replay_match(rulebook, doc).to_json()
     except NotationError as error:  # a field read late (deal seats, levels)
-        raise InvalidRecordError(str(error)) from None
+        raise InvalidRecordError(str(error), rule_id=error.rule_id) from None

@@ -219,8 +219,10 @@ class _Replay:
         self.index = 0
 
     # -- helpers ---------------------------------------------------------------------
-    def invalid(self, message: str) -> InvalidRecordError:
-        return InvalidRecordError(message, deal=self.setup.number, event=self.index)
+    def invalid(self, message: str, rule_id: str = "record.invalid") -> InvalidRecordError:
+        return InvalidRecordError(
+            message, deal=self.setup.number, event=self.index, rule_id=rule_id
+        )
 
     def violation(self, kind: str, seat: int | None, detail: str = "", **extra: Any) -> None:
         self.deal.violations.append(
@@ -230,14 +232,14 @@ class _Replay:
     def seat_of(self, event: Mapping[str, Any], key: str = "seat") -> int:
         seat = event.get(key)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-            raise self.invalid(f"{key} must be a seat 0..3, not {seat!r}")
+            raise self.invalid(f"{key} must be a seat 0..3, not {seat!r}", "record.seat")
         return seat
 
     def card_of(self, event: Mapping[str, Any], key: str = "card") -> Card:
         try:
             return parse_card(event.get(key), f"deal {self.setup.number}, event {self.index}")  # type: ignore[arg-type]
         except NotationError as error:
-            raise self.invalid(str(error)) from None
+            raise self.invalid(str(error), "record.notation") from None
 
     def cards_of(self, event: Mapping[str, Any]) -> tuple[Card, ...]:
         raw = event.get("cards")
@@ -250,8 +252,8 @@ class _Replay:
             elif isinstance(raw, list) and raw:
                 return tuple(parse_card(token, where) for token in raw)
         except NotationError as error:
-            raise self.invalid(str(error)) from None
-        raise self.invalid("cards must be a non-empty list")
+            raise self.invalid(str(error), "record.notation") from None
+        raise self.invalid("cards must be a non-empty list", "record.notation")
 
     def next_active(self, seat: int) -> int:
         left = self.deal.turn.cards_left
@@ -279,7 +281,9 @@ class _Replay:
     # -- tribute (进贡), return (还贡), anti-tribute (抗贡) ---------------------------------
     def before_play(self) -> None:
         if self.opened:
-            raise self.invalid("tribute events must come before the first play")
+            raise self.invalid(
+                "tribute events must come before the first play", "record.order.tribute_after_play"
+            )
 
     def tribute(self, event: Mapping[str, Any]) -> None:
         self.before_play()
@@ -287,7 +291,7 @@ class _Replay:
         card = self.card_of(event)
         duties = self.setup.duties
         if giver == receiver:
-            raise self.invalid("a seat cannot pay tribute to itself")
+            raise self.invalid("a seat cannot pay tribute to itself", "record.seat")
         already = {a for _, a, _, _ in self.deal.tributes}
         if duties is None or giver not in duties.payers or giver in already:
             self.violation("tribute_wrong_payer", giver, f"seat {giver} owes no tribute")
@@ -320,7 +324,7 @@ class _Replay:
         giver, receiver = self.seat_of(event, "from"), self.seat_of(event, "to")
         card = self.card_of(event)
         if giver == receiver:
-            raise self.invalid("a seat cannot return a card to itself")
+            raise self.invalid("a seat cannot return a card to itself", "record.seat")
         owed = {(b, a) for _, a, b, _ in self.deal.tributes}
         returned = {(a, b) for _, a, b, _ in self.deal.returns}
         if (giver, receiver) not in owed or (giver, receiver) in returned:
@@ -403,7 +407,7 @@ class _Replay:
     def move(self, giver: int, receiver: int) -> None:
         left = self.deal.turn.cards_left
         if left[giver] <= 0:
-            raise self.invalid(f"seat {giver} has no card to give")
+            raise self.invalid(f"seat {giver} has no card to give", "record.card_count")
         left[giver] -= 1
         left[receiver] += 1
 
@@ -419,9 +423,9 @@ class _Replay:
                 self.violation("wrong_leader", seat, f"seat {deal.leader} should lead")
                 deal.turn.next_to_play = seat
         if deal.phase != "playing":
-            raise self.invalid("the deal is over")
+            raise self.invalid("the deal is over", "record.order.after_deal_end")
         if deal.turn.cards_left[seat] <= 0:
-            raise self.invalid(f"seat {seat} has no cards left")
+            raise self.invalid(f"seat {seat} has no cards left", "record.card_count")
         expected = deal.turn.next_to_play
         if expected is not None and seat != expected:
             self.violation("out_of_turn", seat, f"seat {expected} was to play")
@@ -434,11 +438,15 @@ class _Replay:
         self.start_turn(seat)
         deal, turn = self.deal, self.deal.turn
         if len(cards) > turn.cards_left[seat]:
-            raise self.invalid(f"seat {seat} holds only {turn.cards_left[seat]} cards")
+            raise self.invalid(
+                f"seat {seat} holds only {turn.cards_left[seat]} cards", "record.card_count"
+            )
         for card in cards:
             seen = self.played[card.index] + 1
             if seen > 2:
-                raise self.invalid(f"{card} played more often than two decks hold")
+                raise self.invalid(
+                    f"{card} played more often than two decks hold", "record.card_copies"
+                )
             self.played[card.index] = seen
         stated_kind, stated_rank = self.stated(event)
         found = readings(cards, self.level, self.rulebook.guandan_max_bomb)
@@ -490,7 +498,9 @@ class _Replay:
         if stated is None:
             return None, None
         if not isinstance(stated, Mapping) or stated.get("kind") not in KINDS:
-            raise self.invalid(f"combo must be {{kind, rank}} with a kind in {list(KINDS)}")
+            raise self.invalid(
+                f"combo must be {{kind, rank}} with a kind in {list(KINDS)}", "record.notation"
+            )
         rank = stated.get("rank")
         if rank is None:
             return str(stated["kind"]), None
@@ -500,7 +510,7 @@ class _Replay:
         try:
             return str(stated["kind"]), parse_rank(text)
         except NotationError:
-            raise self.invalid(f"unknown combo rank {rank!r}") from None
+            raise self.invalid(f"unknown combo rank {rank!r}", "record.notation") from None
 
     def pass_(self, event: Mapping[str, Any]) -> None:
         seat = self.seat_of(event)
@@ -594,14 +604,20 @@ class _Replay:
             or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= 3 for s in raw)
             or len(set(raw)) != len(raw)
         ):
-            raise self.invalid(f"order must list distinct seats 0..3, not {raw!r}")
+            raise self.invalid(f"order must list distinct seats 0..3, not {raw!r}", "record.seat")
         if self.deal.phase == "finished" and list(raw) == self.deal.order[: len(raw)]:
             return  # the referee confirms the order the plays already gave
         if self.deal.phase == "finished" or self.deal.phase == "abandoned":
-            raise self.invalid(f"order {raw} contradicts the finished deal {self.deal.order}")
+            raise self.invalid(
+                f"order {raw} contradicts the finished deal {self.deal.order}",
+                "record.order.result_contradicts",
+            )
         out = self.deal.turn.out
         if list(raw[: len(out)]) != out[: len(raw)]:
-            raise self.invalid(f"order {raw} contradicts the seats already out {out}")
+            raise self.invalid(
+                f"order {raw} contradicts the seats already out {out}",
+                "record.order.result_contradicts",
+            )
         if self.deal.phase == "tribute":
             self.close_tribute(check_missing=bool(self.deal.tributes or self.deal.anti_tribute))
         self.opened = True
@@ -609,7 +625,9 @@ class _Replay:
         if len(order) < 4:
             ends = partner(order[0]) == order[1] or len(order) == 3
             if not ends:
-                raise self.invalid(f"order {raw} does not end the deal")
+                raise self.invalid(
+                    f"order {raw} does not end the deal", "record.order.result_incomplete"
+                )
             seat = order[-1]
             for step in (1, 2, 3):
                 if (seat + step) % 4 not in order:
@@ -624,7 +642,10 @@ class _Replay:
         seat = self.seat_of(event)
         kind = event.get("kind")
         if kind not in PENALTY_KINDS:
-            raise self.invalid(f"penalty kind must be one of {list(PENALTY_KINDS)}, not {kind!r}")
+            raise self.invalid(
+                f"penalty kind must be one of {list(PENALTY_KINDS)}, not {kind!r}",
+                "record.notation",
+            )
         deal = self.deal
         side = seat % 2
         effect = "recorded"
@@ -748,15 +769,15 @@ def replay_deal(rulebook: Rulebook, setup: DealSetup, events: Sequence[Any]) -> 
     for index, event in enumerate(events):
         replay.index = index
         if not isinstance(event, Mapping):
-            raise replay.invalid("an event must be an object")
+            raise replay.invalid("an event must be an object", "record.notation")
         kind = event.get("type")
         handler = handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise replay.invalid(f"unknown event type {event.get('type')!r}")
+            raise replay.invalid(f"unknown event type {event.get('type')!r}", "record.notation")
         if replay.deal.phase in ("finished", "abandoned") and event.get("type") not in (
             "penalty", "report", "time_up", "result"
         ):
-            raise replay.invalid("event after the deal's end")
+            raise replay.invalid("event after the deal's end", "record.order.after_deal_end")
         handler(event)
     replay.tribute_hindsight()
     replay.deal.violations.sort(key=lambda v: v.event)

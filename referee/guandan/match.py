@@ -60,7 +60,7 @@ def _level_value(raw: Any, where: str) -> int:
     try:
         rank = parse_rank(str(raw), where)
     except NotationError as error:
-        raise InvalidRecordError(str(error)) from None
+        raise InvalidRecordError(str(error), rule_id="record.levels") from None
     return rank.natural
 
 
@@ -100,14 +100,24 @@ class GuandanMatch:
         """Replay the next deal and apply its outcome; returns the deal's result JSON."""
         number = len(self.deals) + 1
         if self.finished:
-            raise InvalidRecordError("the match is already over", deal=number)
+            raise InvalidRecordError(
+                "the match is already over", deal=number, rule_id="record.order.after_match_end"
+            )
         if self.last_open:
-            raise InvalidRecordError("an unfinished deal is followed by another deal", deal=number - 1)
+            raise InvalidRecordError(
+                "an unfinished deal is followed by another deal",
+                deal=number - 1,
+                rule_id="record.order.unfinished_deal",
+            )
         if not isinstance(deal_doc, Mapping) or not isinstance(deal_doc.get("events", []), list):
-            raise InvalidRecordError("a deal must be an object with an events list", deal=number)
+            raise InvalidRecordError(
+                "a deal must be an object with an events list", deal=number, rule_id="record.deal"
+            )
         leader = deal_doc.get("leader")
         if leader is not None and (isinstance(leader, bool) or leader not in (0, 1, 2, 3)):
-            raise InvalidRecordError(f"leader must be a seat 0..3, not {leader!r}", deal=number)
+            raise InvalidRecordError(
+                f"leader must be a seat 0..3, not {leader!r}", deal=number, rule_id="record.seat"
+            )
         levels, on_table = self.levels, self.on_table
         level_value = levels[on_table]
         setup = DealSetup(
@@ -194,14 +204,16 @@ def replay_guandan(rulebook: Rulebook, doc: Mapping[str, Any]) -> dict[str, Any]
     """
     raw_levels = doc.get("levels") or ["2", "2"]
     if not isinstance(raw_levels, list) or len(raw_levels) != 2:
-        raise InvalidRecordError("levels must list the two sides' levels")
+        raise InvalidRecordError("levels must list the two sides' levels", rule_id="record.levels")
     levels = (_level_value(raw_levels[0], "levels"), _level_value(raw_levels[1], "levels"))
     on_table = doc.get("on_table", 0)
     if on_table not in (0, 1) or isinstance(on_table, bool):
-        raise InvalidRecordError(f"on_table must be side 0 or 1, not {on_table!r}")
+        raise InvalidRecordError(
+            f"on_table must be side 0 or 1, not {on_table!r}", rule_id="record.on_table"
+        )
     deals_raw = doc.get("deals") or []
     if not isinstance(deals_raw, list):
-        raise InvalidRecordError("deals must be a list")
+        raise InvalidRecordError("deals must be a list", rule_id="record.deals")
     match = GuandanMatch(rulebook, levels, on_table)
     for deal_doc in deals_raw:
         match.add_deal(deal_doc)

@@ -196,8 +196,8 @@ class _Deal:
             return True
         return min(seats) >= 24 and sum(1 for count in seats if count >= 25) >= 3
 
-    def fail(self, message: str, event: int | None) -> InvalidRecordError:
-        return InvalidRecordError(message, deal=self.setup.number, event=event)
+    def fail(self, message: str, event: int | None, rule_id: str) -> InvalidRecordError:
+        return InvalidRecordError(message, deal=self.setup.number, event=event, rule_id=rule_id)
 
     # -- declaration phase ---------------------------------------------------------------
 
@@ -208,7 +208,11 @@ class _Deal:
         for event in self.events[first_play:]:
             if isinstance(event, DECLARATION_TYPES):
                 kind = type(event).__name__.lower()
-                raise self.fail(f"{kind} after the play began (event {first_play})", event.index)
+                raise self.fail(
+                    f"{kind} after the play began (event {first_play})",
+                    event.index,
+                    "record.order.declaration_after_play",
+                )
         outcome = resolve_declarations(self.rulebook, self.setup, self.events)
         result = self.result
         known = outcome.phase != "declaring" or self.setup.dealer is not None or (
@@ -222,12 +226,18 @@ class _Deal:
             result.trump_suit = None if outcome.trump_suit is None else str(outcome.trump_suit)
         if outcome.redeal or outcome.phase == "redeal":
             if first_play < len(self.events):
-                raise self.fail("play after a redeal (nobody declared)", first_play)
+                raise self.fail(
+                    "play after a redeal (nobody declared)",
+                    first_play,
+                    "record.order.play_after_redeal",
+                )
             result.phase = "redeal"
             return None
         if outcome.phase != "ready" or len(outcome.bottom) != 8:
             if first_play < len(self.events):
-                raise self.fail("play before the bury (扣底)", first_play)
+                raise self.fail(
+                    "play before the bury (扣底)", first_play, "record.order.play_before_bury"
+                )
             result.phase = "burying" if outcome.phase == "burying" else "declaring"
             return None
         result.bottom_cards = tuple(outcome.bottom)
@@ -238,7 +248,7 @@ class _Deal:
         for card in outcome.bottom:
             copies[card.index] += 1
             if copies[card.index] > 2:
-                raise self.fail(f"more than two {card} (bottom)", bury_index)
+                raise self.fail(f"more than two {card} (bottom)", bury_index, "record.card_copies")
         return outcome
 
     # -- play -------------------------------------------------------------------------------
@@ -266,10 +276,16 @@ class _Deal:
                 continue
             if done:
                 what = "result" if isinstance(event, QuickResult) else type(event).__name__.lower()
-                raise self.fail(f"{what} after the deal was over", event.index)
+                raise self.fail(
+                    f"{what} after the deal was over", event.index, "record.order.after_deal_end"
+                )
             if isinstance(event, ThrowFail):
                 if self.pending_throw_fail is not None:
-                    raise self.fail("throw_fail not followed by its trick", event.index)
+                    raise self.fail(
+                        "throw_fail not followed by its trick",
+                        event.index,
+                        "record.order.throw_fail_without_trick",
+                    )
                 self.pending_throw_fail = event
                 points, _ = default_penalty_points(rulebook, "failed_throw", len(event.attempted))
                 self.auto_throw_charge[event.seat] = len(result.penalties)
@@ -277,7 +293,11 @@ class _Deal:
                 continue
             if isinstance(event, QuickResult):
                 if self.pending_throw_fail is not None:
-                    raise self.fail("result after a throw_fail without its trick", event.index)
+                    raise self.fail(
+                        "result after a throw_fail without its trick",
+                        event.index,
+                        "record.order.throw_fail_without_trick",
+                    )
                 self.quick = event
                 done = True
                 continue
@@ -316,7 +336,11 @@ class _Deal:
                 copies[card.index] += 1
                 if copies[card.index] > 2:
                     seat = event.seat_of(position)
-                    raise self.fail(f"a third {card} (seat {seat}): two decks hold two", event.index)
+                    raise self.fail(
+                        f"a third {card} (seat {seat}): two decks hold two",
+                        event.index,
+                        "record.card_copies",
+                    )
             self.cards_played += len(play)
             self.seat_cards[event.seat_of(position)] += len(play)
         if event.leader != expected_leader:

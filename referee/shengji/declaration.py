@@ -170,7 +170,9 @@ class DealSetup:
     def __post_init__(self) -> None:
         levels = tuple(Rank(str(level)) for level in self.levels)
         if len(levels) != 2:
-            raise InvalidRecordError("levels must name the two sides' levels", deal=self.number)
+            raise InvalidRecordError(
+                "levels must name the two sides' levels", deal=self.number, rule_id="record.levels"
+            )
         object.__setattr__(self, "levels", levels)
 
 
@@ -451,6 +453,7 @@ class _Resolver:
                     f"more than two {card} shown in declarations (two decks hold two)",
                     deal=self.setup.number,
                     event=index,
+                    rule_id="record.card_copies",
                 )
 
     def wrong_declaration(self, seat: int, index: int) -> str:
@@ -718,6 +721,7 @@ class _Resolver:
                 "a flip (定主) must come before the bury and the first lead",
                 deal=self.setup.number,
                 event=event.index,
+                rule_id="record.order.flip_after_bury",
             )
         row_problem: _Rejected | None = None
         if self.rulebook.nobody_declares == "redeal" and self.standing is None:
@@ -791,10 +795,14 @@ class _Resolver:
                 f"a bury (扣底) must hold {BOTTOM_SIZE} cards, not {len(event.cards)}",
                 deal=self.setup.number,
                 event=event.index,
+                rule_id="record.bury_size",
             )
         if self.first_play is not None:
             raise InvalidRecordError(
-                "a bury after the first lead", deal=self.setup.number, event=event.index
+                "a bury after the first lead",
+                deal=self.setup.number,
+                event=event.index,
+                rule_id="record.order.bury_after_play",
             )
         problem: str | None = None
         rule_id = ""

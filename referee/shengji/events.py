@@ -146,7 +146,9 @@ Event = Declare | Overcall | Reinforce | Flip | Bury | Trick | ThrowFail | Penal
 def _seat(data: Mapping[str, Any], key: str, where: str) -> int:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-        raise NotationError(repr(value), where, f"{key} must be a seat 0..3, not {value!r}")
+        raise NotationError(
+            repr(value), where, f"{key} must be a seat 0..3, not {value!r}", rule_id="record.seat"
+        )
     return value
 
 
@@ -243,13 +245,15 @@ def parse_event(data: Mapping[str, Any], index: int, where: str = "") -> Event:
 def parse_events(events: Sequence[Mapping[str, Any]], deal: int) -> list[Event]:
     """Read a deal's events; any unreadable one makes the record invalid (names deal and index)."""
     if not isinstance(events, list | tuple):
-        raise InvalidRecordError("events must be a list", deal=deal)
+        raise InvalidRecordError("events must be a list", deal=deal, rule_id="record.events")
     parsed = []
     for index, data in enumerate(events):
         try:
             parsed.append(parse_event(data, index))
         except NotationError as error:
-            raise InvalidRecordError(str(error), deal=deal, event=index) from error
+            raise InvalidRecordError(
+                str(error), deal=deal, event=index, rule_id=error.rule_id
+            ) from error
     return parsed
 
 

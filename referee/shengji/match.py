@@ -212,7 +212,9 @@ def _deal_seat(raw: Mapping[str, Any], key: str, number: int) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-        raise InvalidRecordError(f"{key} must be a seat 0..3, not {value!r}", deal=number)
+        raise InvalidRecordError(
+            f"{key} must be a seat 0..3, not {value!r}", deal=number, rule_id="record.seat"
+        )
     return value
 
 
@@ -224,7 +226,9 @@ def _quick_aces(raw: Mapping[str, Any], number: int) -> int | None:
             if value is None:
                 return None
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 8:
-                raise InvalidRecordError("last_trick_aces must be 0..8", deal=number)
+                raise InvalidRecordError(
+                    "last_trick_aces must be 0..8", deal=number, rule_id="record.notation"
+                )
             return value
     return None
 
@@ -241,13 +245,19 @@ def replay_match(rulebook: Rulebook, doc: Mapping[str, Any]) -> MatchResult:
     for position, raw in enumerate(deals):
         number = position + 1
         if not isinstance(raw, Mapping):
-            raise InvalidRecordError("a deal must be a JSON object", deal=number)
+            raise InvalidRecordError("a deal must be a JSON object", deal=number, rule_id="record.deal")
         if replay.result.finished:
             raise InvalidRecordError(
-                f"the match was already over ({replay.result.reason})", deal=number
+                f"the match was already over ({replay.result.reason})",
+                deal=number,
+                rule_id="record.order.after_match_end",
             )
         if replay.result.deals and not replay.result.deals[-1].finished:
-            raise InvalidRecordError(f"deal {number - 1} is not finished", deal=number)
+            raise InvalidRecordError(
+                f"deal {number - 1} is not finished",
+                deal=number,
+                rule_id="record.order.unfinished_deal",
+            )
         events: list[Event] = parse_events(raw.get("events", []), number)
         setup = replay.setup(
             _deal_seat(raw, "dealer", number),

@@ -122,7 +122,12 @@ class Rulebook:
     declarer_overcall_after_other: bool = _opt(
         False, "The declarer may overcall only after someone else overcalled."
     )
-    reinforce_allowed: bool = _opt(True, "防反: a single declarer may add the twin before any overcall.")
+    reinforce_allowed: bool = _opt(
+        True,
+        "防反: a single declarer may add the twin before any overcall (seed 000). Off where the "
+        "seed has no 防反: shuangsheng-17, shuangkou-simple, and eighty-rr, whose seed 3.3.2 says "
+        "\"反主只能反别人，不能反自己\" and gives the declarer no turn in the pass/overcall round.",
+    )
     overcall_takes_deal_first_deal: bool = _opt(
         False, "Deal 1: the overcaller becomes dealer (反主反打/反主反庄)."
     )
@@ -131,6 +136,22 @@ class Rulebook:
     )
     opponents_declare_take_deal: bool = _opt(
         False, "shuangsheng-17: opponents declaring at their own level take the deal."
+    )
+    equal_levels_take_deal: bool = _opt(
+        False,
+        "opponents_declare_take_deal when both sides are at the same level: the opponents' "
+        "declaration takes the deal too (on), or the deal stays with the dealer, the level being "
+        "the dealer's anyway (off; seed 001 names no case of equal levels).",
+        "I-D3",
+    )
+    nobody_grab_dealer: str = _opt(
+        "record",
+        "Grab deal where nobody declares and first_drawer_deals_if_nobody is off (seed 000 is "
+        "silent): the record's dealer deals, else the first drawer, unchecked (record); or the "
+        "first drawer deals by rule, a record naming another seat gets wrong_dealer "
+        "(first_drawer).",
+        "I-D4",
+        choices=("record", "first_drawer"),
     )
     overcall_only_over_single: bool = _opt(
         False,
@@ -347,6 +368,7 @@ PRESETS: dict[str, Rulebook] = {
             first_dealer="rotation",
             next_dealer="rotate",
             joker_pair_final=True,
+            reinforce_allowed=False,
             bottom_multiplier="flat",
             promotion="match_points",
             time_up_rule="none",

@@ -47,11 +47,15 @@ Readings adopted here (each an option or the seed's plain text):
   `wrong_declaration`) before the first bury it bars the offending side from declaring
   again; after the first bury, the other side goes straight to A
   (`DeclarationOutcome.wrong_declaration_side` is the offending side).
-- I-D3 shuangsheng-17 later deals: an opponent's declaration at its own level takes the
-  deal only when the two levels differ; at equal levels it is the dealer's level.
-- I-D4 the grab deal with nobody declaring: with `first_drawer_deals_if_nobody`
-  (shuangkou-simple 四) the first drawer deals by rule; otherwise (union-2deck is silent)
-  the record's `dealer` deals, else the first drawer, and no `wrong_dealer` is reported.
+- I-D3 `equal_levels_take_deal` (off): shuangsheng-17 later deals: an opponent's
+  declaration at its own level takes the deal only when the two levels differ; at equal
+  levels it is the dealer's level (on: it takes the deal at equal levels too).
+- I-D4 `nobody_grab_dealer`: the grab deal with nobody declaring: with
+  `first_drawer_deals_if_nobody` (shuangkou-simple 四) the first drawer deals by rule;
+  otherwise (union-2deck is silent) `record` (default): the record's `dealer` deals, else
+  the first drawer, and no `wrong_dealer` is reported; `first_drawer`: as shuangkou.
+- eighty-rr has no 防反 (`reinforce_allowed` off): seed 002 3.3.2 "反主只能反别人，不能反
+  自己", and the pass/overcall round (3.4) gives the declarer no turn.
 - I-D5 `declarer_overcall_scope`: "the declarer may overcall only after another player
   did" concerns the seat that made the first declaration (`seat`), or its side (`side`,
   seed 003 "叫主方"); in shuangkou-simple the dealer, after the bury, likewise needs
@@ -407,9 +411,11 @@ class _Resolver:
             and self.rulebook.opponents_declare_take_deal
             and self.dealer is not None
             and seat % 2 != self.dealer % 2
-            and own is not deal_level
         ):
-            options.append((own, True))  # I-D3
+            if own is not deal_level:
+                options.append((own, True))
+            elif self.rulebook.equal_levels_take_deal:  # I-D3 off: equal levels keep the dealer
+                options = [(own, True)]
         return options
 
     def reject(self, event: Declare | Overcall | Reinforce, kind: str, problem: _Rejected) -> None:
@@ -784,7 +790,10 @@ class _Resolver:
     def nobody_dealer(self) -> tuple[int, bool]:
         """Dealer of a grab deal where nobody declared, and whether the rulebook says so (I-D4)."""
         setup = self.setup
-        if self.rulebook.first_drawer_deals_if_nobody:
+        if (
+            self.rulebook.first_drawer_deals_if_nobody
+            or self.rulebook.nobody_grab_dealer == "first_drawer"
+        ):
             by_rule = setup.first_drawer is not None
             return _first_known(setup.first_drawer, setup.given_dealer, 0), by_rule
         return _first_known(setup.given_dealer, setup.first_drawer, 0), False

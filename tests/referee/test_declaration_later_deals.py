@@ -71,6 +71,22 @@ def test_equal_levels_never_change_the_dealer_i_d3() -> None:
     assert out.dealer == 0
 
 
+def test_equal_levels_take_deal_option_i_d3() -> None:
+    """I-D3 is an option: `equal_levels_take_deal` lets the opponents take it at equal levels."""
+    rulebook = find_rulebook("shuangsheng-17", {"equal_levels_take_deal": True})
+    events = parse_events([call("declare", 1, "7S SJ")], 5)
+    out = resolve_declarations(rulebook, DealSetup(5, ("7", "7"), dealer=0), events)
+    assert (out.dealer, out.level, out.trump_suit, out.violations) == (
+        1,
+        Rank.SEVEN,
+        Suit.SPADES,
+        (),
+    )
+    assert "takes the deal" in out.history[0].effect
+    events = parse_events([call("declare", 2, "7S SJ")], 5)  # the dealer's own side: no change
+    assert resolve_declarations(rulebook, DealSetup(5, ("7", "7"), dealer=0), events).dealer == 0
+
+
 def test_union_opponents_do_not_take_the_deal_000_art13() -> None:
     """000 第十三条: 从第二副牌开始，庄家是已定 — no own-level declarations in union-2deck."""
     out = resolve("union-2deck", [call("declare", 1, "4S")], ("7", "4"), dealer=0)

@@ -91,6 +91,19 @@ def test_union_first_deal_nobody_declares_first_drawer_deals_i_d4() -> None:
     """I-D4: on the union grab deal with nobody declaring, the first drawer deals and flips."""
     out = resolve("union-2deck", [flip("KC"), bury(1)], number=1, first_drawer=1)
     assert (out.dealer, out.trump_suit, out.violations) == (1, Suit.CLUBS, ())
+    out = resolve(
+        "union-2deck", [flip("KC"), bury(3)], number=1, first_drawer=1, given_dealer=3
+    )
+    assert (out.dealer, out.violations) == (3, ())  # the record's dealer, unchecked
+
+
+def test_nobody_grab_dealer_first_drawer_option_i_d4() -> None:
+    """I-D4 is an option: `nobody_grab_dealer="first_drawer"` makes the first drawer deal."""
+    rulebook = find_rulebook("union-2deck", {"nobody_grab_dealer": "first_drawer"})
+    events = parse_events([flip("KC"), bury(1)], 1)
+    setup = DealSetup(1, ("2", "2"), first_drawer=1, given_dealer=3)
+    out = resolve_declarations(rulebook, setup, events)
+    assert out.dealer == 1 and rule_ids(out) == ["shengji.dealer.wrong"]
 
 
 def test_shuangsheng_nobody_declares_redeal_001_s3_3() -> None:

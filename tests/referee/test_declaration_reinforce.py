@@ -91,3 +91,10 @@ def test_shuangsheng_has_no_reinforcement_001_s4() -> None:
         "shuangsheng-17", [call("declare", 1, "2H BJ"), call("reinforce", 1, "2H")], dealer=0
     )
     assert rule_ids(out) == ["shengji.reinforce.not_allowed"]
+
+
+def test_eighty_has_no_reinforcement_002_s3_3_2() -> None:
+    """002 3.3.2: 反主只能反别人，不能反自己 — adding the twin to one's own card is 反自己."""
+    out = resolve("eighty-rr", [call("declare", 1, "2H"), call("reinforce", 1, "2H")], dealer=0)
+    assert rule_ids(out) == ["shengji.reinforce.not_allowed"]
+    assert out.trump_suit is Suit.HEARTS

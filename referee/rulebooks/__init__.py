@@ -153,6 +153,19 @@ class Rulebook:
         "I-D4",
         choices=("record", "first_drawer"),
     )
+    declaration_round: bool = _opt(
+        False,
+        "eighty-rr (seed 002 3.4): before the dealer takes the bottom, from the declarer's 下家 "
+        "round the table each of the other three says pass (不反, event `pass`) or overcalls, "
+        "once and in turn; an overcall after passing or out of turn is illegal.",
+    )
+    round_skipped_seats_pass: bool = _opt(
+        True,
+        "declaration_round: a seat the record skips is taken to have passed, so the tablet "
+        "need not log every 不反 (on); off: every seat must speak in turn, and a bury before "
+        "all three spoke is reported (shengji.round.incomplete).",
+        "I-D8",
+    )
     overcall_only_over_single: bool = _opt(
         False,
         "After deal 1 an overcall (反主) may only answer a single declared level card, not a "
@@ -369,6 +382,7 @@ PRESETS: dict[str, Rulebook] = {
             next_dealer="rotate",
             joker_pair_final=True,
             reinforce_allowed=False,
+            declaration_round=True,
             bottom_multiplier="flat",
             promotion="match_points",
             time_up_rule="none",

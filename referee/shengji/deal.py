@@ -28,6 +28,7 @@ from referee.shengji.events import (
     Event,
     Flip,
     Overcall,
+    Pass,
     Penalty,
     QuickResult,
     Reinforce,
@@ -54,7 +55,7 @@ from referee.violations import Violation
 __all__ = ["CARDS_PER_DEAL", "DealResult", "TrickRecord", "replay_deal"]
 
 CARDS_PER_DEAL = 100  # 4 × 25 cards played; the other 8 are the bottom
-DECLARATION_TYPES = (Declare, Overcall, Reinforce, Flip, Bury)
+DECLARATION_TYPES = (Declare, Overcall, Pass, Reinforce, Flip, Bury)
 PLAY_TYPES = (Trick, ThrowFail, QuickResult)
 
 

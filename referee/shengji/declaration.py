@@ -88,6 +88,7 @@ from referee.shengji.events import (
     Event,
     Flip,
     Overcall,
+    Pass,
     Penalty,
     QuickResult,
     Reinforce,
@@ -145,6 +146,11 @@ RULE_IDS: dict[str, str] = {
     "shengji.bury.extra": "多余的扣底 / a second bury without a reason",
     "shengji.bury.missing_rebury": "反主后未重新扣底 / the overcaller did not bury again",
     "shengji.dealer.wrong": "庄家不对 / the record's dealer contradicts the rulebook",
+    "shengji.round.out_of_turn": "未轮到表态 / not this seat's turn in the pass/overcall round",
+    "shengji.round.overcall_after_pass": "已表示不反 / an overcall after passing",
+    "shengji.round.no_declaration": "无人亮主 / nothing declared to pass on",
+    "shengji.round.too_late": "表态过晚 / a pass after the bottom was taken",
+    "shengji.round.incomplete": "三家未表态完 / bottom taken before all three spoke",
 }
 
 # Suit order for overcalls by pairs on the union-2deck grab deal (♠ > ♥ > ♣ > ♦) and for
@@ -389,6 +395,11 @@ class _Resolver:
         self.barred_sides: set[int] = set()
         self.wrong_side: int | None = None
         self.frozen = False
+        # eighty-rr pass/overcall round (declaration_round): the declarer whose 下家 starts it,
+        # the round position (1..3) of the last seat that spoke, and who passed explicitly.
+        self.round_declarer: int | None = None
+        self.round_pos = 0
+        self.round_passed: set[int] = set()
 
     # helpers
     def level_of_deal(self) -> Rank:
@@ -418,7 +429,10 @@ class _Resolver:
                 options = [(own, True)]
         return options
 
-    def reject(self, event: Declare | Overcall | Reinforce, kind: str, problem: _Rejected) -> None:
+    def reject(
+        self, event: Declare | Overcall | Reinforce | Pass, kind: str, problem: _Rejected
+    ) -> None:
+        cards = () if isinstance(event, Pass) else event.cards
         self.violations.append(
             Violation(
                 "illegal_declaration",
@@ -426,7 +440,7 @@ class _Resolver:
                 seat=event.seat,
                 rule_id=problem.rule_id,
                 detail=problem.detail,
-                cards=event.cards,
+                cards=cards,
             )
         )
         self.history.append(
@@ -434,7 +448,7 @@ class _Resolver:
                 event.index,
                 event.seat,
                 kind,
-                event.cards,
+                cards,
                 self.face_down(event),
                 False,
                 f"rejected: {problem.detail}",
@@ -442,8 +456,8 @@ class _Resolver:
             )
         )
 
-    def face_down(self, event: Declare | Overcall | Reinforce) -> bool:
-        if isinstance(event, Reinforce):
+    def face_down(self, event: Declare | Overcall | Reinforce | Pass) -> bool:
+        if isinstance(event, Reinforce | Pass):
             return False
         joker_pair = len(event.cards) == 2 and all(card.is_joker for card in event.cards)
         return event.face_down or (self.rulebook.declaration_face_down and not joker_pair)
@@ -582,6 +596,7 @@ class _Resolver:
         call, takes_deal = classified
         self.standing = call
         self.declarer = event.seat
+        self.round_declarer = event.seat
         effect = _suit_name(call.suit)
         if self.grab:
             self.dealer = event.seat
@@ -650,6 +665,10 @@ class _Resolver:
                 ),
             )
             return
+        round_problem = self.round_problem(seat, overcalling=True)
+        if round_problem is not None:
+            self.reject(event, kind, round_problem)
+            return
         classified = self.classify_or_reject(event, kind, declaring=False)
         if classified is None:
             return
@@ -660,6 +679,7 @@ class _Resolver:
             return
         self.standing = call
         self.overcallers.append((event.index, seat))
+        self.round_spoke(seat)
         effect = f"overcall: {_suit_name(call.suit)}"
         if after_bury:
             self.pending_rebury = seat
@@ -673,6 +693,83 @@ class _Resolver:
                 event.index, seat, kind, event.cards, self.face_down(event), True, effect
             )
         )
+
+    # the eighty-rr pass/overcall round (seed 002 3.4) ----------------------------------
+    def round_position(self, seat: int) -> int | None:
+        """`seat`'s turn in the round (1 = the declarer's 下家), 0 for the declarer, None if
+        the rulebook has no round or nothing was declared."""
+        if not self.rulebook.declaration_round or self.round_declarer is None:
+            return None
+        return (seat - self.round_declarer) % 4
+
+    def round_problem(self, seat: int, *, overcalling: bool) -> _Rejected | None:
+        """Why `seat` may not speak now in the round (None: it may, or there is no round)."""
+        position = self.round_position(seat)
+        if position is None or self.first_bury is not None:
+            return None
+        if overcalling and seat in self.round_passed:
+            return _Rejected(
+                "shengji.round.overcall_after_pass", f"seat {seat} already passed (不反)"
+            )
+        if position == 0:
+            return _Rejected(
+                "shengji.round.out_of_turn",
+                "the declarer has no turn: the round runs from its 下家 (反主只能反别人)",
+            )
+        assert self.round_declarer is not None
+        if position <= self.round_pos:
+            last = (self.round_declarer + self.round_pos) % 4
+            return _Rejected(
+                "shengji.round.out_of_turn",
+                f"seat {seat}'s turn in the round is over (seat {last} has spoken)",
+            )
+        if not self.rulebook.round_skipped_seats_pass and position > self.round_pos + 1:
+            waiting = (self.round_declarer + self.round_pos + 1) % 4
+            return _Rejected(
+                "shengji.round.out_of_turn", f"seat {waiting} speaks first (pass or overcall)"
+            )
+        return None
+
+    def round_spoke(self, seat: int) -> None:
+        position = self.round_position(seat)
+        if position is not None and self.first_bury is None:
+            self.round_pos = max(self.round_pos, position)
+
+    def pass_(self, event: Pass) -> None:
+        problem: _Rejected | None = None
+        if self.first_bury is not None or self.first_play is not None:
+            problem = _Rejected("shengji.round.too_late", "the bottom has been taken")
+        elif self.standing is None:
+            problem = _Rejected("shengji.round.no_declaration", "nothing was declared")
+        else:
+            problem = self.round_problem(event.seat, overcalling=False)
+        if problem is not None:
+            self.reject(event, "pass", problem)
+            return
+        self.round_spoke(event.seat)
+        self.round_passed.add(event.seat)
+        self.history.append(
+            DeclarationRow(event.index, event.seat, "pass", (), False, True, "不反 (pass)")
+        )
+
+    def round_incomplete(self, event: Bury) -> None:
+        """Strict round (round_skipped_seats_pass off): all three spoke before the bury."""
+        if (
+            self.rulebook.declaration_round
+            and not self.rulebook.round_skipped_seats_pass
+            and self.round_declarer is not None
+            and self.round_pos < 3
+        ):
+            waiting = (self.round_declarer + self.round_pos + 1) % 4
+            self.violations.append(
+                Violation(
+                    "illegal_declaration",
+                    event=event.index,
+                    seat=event.seat,
+                    rule_id="shengji.round.incomplete",
+                    detail=f"the bottom was taken before seat {waiting} said pass or overcall",
+                )
+            )
 
     def reinforce(self, event: Reinforce) -> None:
         self.show(event.seat, (*self._own_cards(event.seat), *event.cards), event.index)
@@ -816,6 +913,7 @@ class _Resolver:
         problem: str | None = None
         rule_id = ""
         if self.first_bury is None:
+            self.round_incomplete(event)
             self.first_bury = event.index
             if self.dealer is None:
                 self.dealer = (
@@ -888,6 +986,8 @@ class _Resolver:
                 self.call(event)
             elif isinstance(event, Reinforce):
                 self.reinforce(event)
+            elif isinstance(event, Pass):
+                self.pass_(event)
             elif isinstance(event, Flip):
                 self.flip(event)
             elif isinstance(event, Bury):
@@ -1164,7 +1264,16 @@ def simulate_declaration_phase(
             card = parse_events([twin], setup.number)[0]
             if hands[first["seat"]][card.cards[0]] >= 2 and legal(twin):  # type: ignore[union-attr]
                 keep(twin)
-        for _ in range(2):  # 反主 before the bottom is taken
+        if rulebook.declaration_round:  # seed 002 3.4: from the declarer's 下家, each once
+            declarer = events[0]["seat"]
+            for step in (1, 2, 3):
+                seat = (declarer + step) % 4
+                mine = [c for c in options("overcall") if c["seat"] == seat]
+                if mine and rng.random() < 0.35:
+                    keep(rng.choice(mine))
+                else:
+                    events.append({"type": "pass", "seat": seat})
+        for _ in range(0 if rulebook.declaration_round else 2):  # 反主 before the bottom
             overcalls = options("overcall")
             if not overcalls or rng.random() >= 0.35:
                 break

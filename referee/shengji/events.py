@@ -23,6 +23,7 @@ __all__ = [
     "Event",
     "Flip",
     "Overcall",
+    "Pass",
     "Penalty",
     "QuickResult",
     "Reinforce",
@@ -64,6 +65,18 @@ class Overcall:
     seat: int
     cards: tuple[Card, ...]
     face_down: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """不反: `seat` says it does not overcall, in the eighty-rr round (seed 002 3.4).
+
+    >>> event_to_json(parse_event({"type": "pass", "seat": 2}, 1))
+    {'type': 'pass', 'seat': 2}
+    """
+
+    index: int
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +153,7 @@ class QuickResult:
     last_trick_throw_largest: str | None = None
 
 
-Event = Declare | Overcall | Reinforce | Flip | Bury | Trick | ThrowFail | Penalty | QuickResult
+Event = Declare | Overcall | Pass | Reinforce | Flip | Bury | Trick | ThrowFail | Penalty | QuickResult
 
 
 def _seat(data: Mapping[str, Any], key: str, where: str) -> int:
@@ -188,6 +201,8 @@ def parse_event(data: Mapping[str, Any], index: int, where: str = "") -> Event:
         return Declare(index, _seat(data, "seat", where), _cards(data, "cards", where), face_down)
     if kind == "overcall":
         return Overcall(index, _seat(data, "seat", where), _cards(data, "cards", where), face_down)
+    if kind == "pass":
+        return Pass(index, _seat(data, "seat", where))
     if kind == "reinforce":
         return Reinforce(index, _seat(data, "seat", where), _cards(data, "cards", where))
     if kind == "flip":
@@ -269,6 +284,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
             if face_down:
                 data["face_down"] = True
             return data
+        case Pass(_, seat):
+            return {"type": "pass", "seat": seat}
         case Reinforce(_, seat, cards):
             return {"type": "reinforce", "seat": seat, "cards": [str(c) for c in cards]}
         case Flip(_, card):

@@ -18,10 +18,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector import Corner, Detector
+from vision.detector import PEAK_THRESHOLD, Corner, Detector
 from vision.labels import BACK, JOKER
 
-DEFAULT_THRESHOLD = 0.3
+DEFAULT_THRESHOLD = 0.35
+PAIR_FLOOR = 0.7  # a corner this fraction of the threshold may still count with its twin
 CANDIDATE_THRESHOLD = 0.08  # weaker corners, used only to reach an expected count
 # Distance between a card's two corner indices, in units of the index box height.
 PAIR_MIN, PAIR_MAX = 2.2, 9.5
@@ -142,7 +143,7 @@ class _Group:
         best = max(c.confidence for c in self.corners)
         if len(self.corners) > 1:  # two corners agreeing make the reading surer
             second = sorted(c.confidence for c in self.corners)[-2]
-            best = 1 - (1 - best) * (1 - second * 0.5)
+            best = 1 - (1 - best) * (1 - second * 0.6)
         return min(best, 1.0)
 
     def detection(self) -> Detection:
@@ -243,11 +244,17 @@ def recognize(
     is none. `constraints` (optional) are what the engine knows (see `Constraints`).
     """
     img = load_image(image)
-    corners = _detector().corners(img, threshold=min(threshold, CANDIDATE_THRESHOLD))
+    floor = CANDIDATE_THRESHOLD if constraints is not None and constraints.count else threshold
+    corners = _detector().corners(img, threshold=min(floor, PEAK_THRESHOLD))
     corners = [c for c in corners if c.label != BACK]
-    strong = [c for c in corners if c.confidence >= threshold]
-    spare = [c for c in corners if c.confidence < threshold]
+    # corners worth pairing; a card is kept when its (paired) confidence reaches threshold
+    strong = [c for c in corners if c.confidence >= threshold * PAIR_FLOOR]
     groups = _group(img, strong)
+    spare = [c for c in corners if c.confidence < threshold * PAIR_FLOOR]
+    for g in groups:
+        if g.confidence < threshold:
+            spare.extend(g.corners)
+    groups = [g for g in groups if g.confidence >= threshold]
     if constraints is not None:
         groups = _apply_constraints(groups, spare, img, constraints)
     groups.sort(key=lambda g: -g.confidence)

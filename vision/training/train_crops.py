@@ -150,9 +150,7 @@ def main() -> None:
     val = load_samples([it for it in dev if it.held_back])
     model = CropNet()
     if args.init:
-        state = torch.load(args.init)
-        model.load_state_dict({k: v for k, v in state.items() if k.startswith("features")},
-                              strict=False)
+        model.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=args.steps,
                                                 pct_start=0.1)

@@ -80,3 +80,19 @@ def test_guandan_rule_ids_004() -> None:
     assert _rule_id(doc) == "record.card_copies"
     doc["deals"] = [{"events": [{"type": "dance"}]}]
     assert _rule_id(doc) == "record.notation"
+
+
+def test_every_record_rule_id_is_documented() -> None:
+    """docs/RECORD_FORMAT.md lists every `record.*` rule id the engine raises."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    used = {
+        match
+        for path in (root / "referee").rglob("*.py")
+        for match in re.findall(r'"(record\.[a-z_.]+)"', path.read_text("utf-8"))
+    }
+    doc = (root / "docs" / "RECORD_FORMAT.md").read_text("utf-8")
+    assert len(used) > 20
+    assert sorted(rule for rule in used if f"`{rule}`" not in doc) == []

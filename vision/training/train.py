@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import time
 from pathlib import Path
@@ -25,7 +26,7 @@ from vision.detector import MODEL_PATH, STRIDE, decode, prepare
 from vision.labels import ASPECT, BACK, CLASS_INDEX, LabelledImage, load_dev_set
 from vision.training.net import CornerNet
 
-CROP = 192
+CROP = int(os.environ.get("CROP", "192"))
 CACHE = Path(__file__).resolve().parent / "cache"
 
 

@@ -487,40 +487,29 @@ class _Resolver:
         return f"亮错级牌 after the bottom was taken: side {1 - side} goes straight to A"
 
     # events
-    def call(self, event: Declare | Overcall) -> None:
-        kind = "declare" if isinstance(event, Declare) else "overcall"
-        seat = event.seat
-        self.show(seat, event.cards, event.index)
+    def call_problem(self, seat: int) -> _Rejected | None:
+        """Why no call at all may be made now by `seat` (None: it may be considered)."""
         late = "shengji.declare.too_late" if self.standing is None else "shengji.overcall.too_late"
         if self.first_play is not None:
-            self.reject(event, kind, _Rejected(late, "the first lead has been played"))
-            return
+            return _Rejected(late, "the first lead has been played")
         if self.redeal:
-            self.reject(event, kind, _Rejected(late, "the deal is being redealt"))
-            return
+            return _Rejected(late, "the deal is being redealt")
         if self.frozen:
-            self.reject(
-                event,
-                kind,
-                _Rejected("shengji.overcall.frozen", "no calls after the card-count penalty"),
-            )
-            return
+            return _Rejected("shengji.overcall.frozen", "no calls after the card-count penalty")
         if self.flipped is not None:
-            self.reject(
-                event,
-                kind,
-                _Rejected("shengji.overcall.after_flip", "trump was fixed by the flip (定主)"),
-            )
-            return
+            return _Rejected("shengji.overcall.after_flip", "trump was fixed by the flip (定主)")
         if seat % 2 in self.barred_sides:
-            self.reject(
-                event,
-                kind,
-                _Rejected(
-                    "shengji.declare.side_barred",
-                    "this side declared a wrong level card (亮错级牌)",
-                ),
+            return _Rejected(
+                "shengji.declare.side_barred", "this side declared a wrong level card (亮错级牌)"
             )
+        return None
+
+    def call(self, event: Declare | Overcall) -> None:
+        kind = "declare" if isinstance(event, Declare) else "overcall"
+        self.show(event.seat, event.cards, event.index)
+        problem = self.call_problem(event.seat)
+        if problem is not None:
+            self.reject(event, kind, problem)
             return
         if self.standing is None:
             self.declaration(event, kind)

@@ -165,14 +165,13 @@ def _steered_lead(
 ) -> tuple[Card, ...]:
     """Endgame lead from `hand` (the cards not kept back): mostly a single card that breaks
     no pair, from the shortest suit, so that hands narrow toward the kept cards."""
-    by_key: dict[int, Counter[Card]] = {}
+    in_suit: Counter[int] = Counter()
     for card, count in hand.items():
-        by_key.setdefault(ctx.suit_keys[card.index], Counter())[card] = count
+        in_suit[ctx.suit_keys[card.index]] += count
     if rng.random() < 0.85:
         loose = [
-            (part.total(), card.index, card)
-            for part in by_key.values()
-            for card, count in part.items()
+            (in_suit[ctx.suit_keys[card.index]], card.index, card)
+            for card, count in hand.items()
             if count == 1
         ]
         if loose:

@@ -391,21 +391,9 @@ def _pair_single_powers(
     powers: Sequence[int], cards: Sequence[Card]
 ) -> tuple[list[int], list[int]]:
     """Powers of the pairs (one entry each) and of the other cards, highest first."""
-    counts: dict[int, int] = {}
-    for card in cards:
-        index = card.index
-        counts[index] = counts.get(index, 0) + 1
-    pairs: list[int] = []
-    singles: list[int] = []
-    for index, n in counts.items():
-        if n == 1:
-            singles.append(powers[index])
-        else:
-            pairs.extend([powers[index]] * (n // 2))
-            if n % 2:
-                singles.append(powers[index])
-    pairs.sort(reverse=True)
-    singles.sort(reverse=True)
+    pair_cards, single_cards = split_pairs(cards)
+    pairs = sorted((powers[card.index] for card in pair_cards), reverse=True)
+    singles = sorted((powers[card.index] for card in single_cards), reverse=True)
     return pairs, singles
 
 
@@ -472,6 +460,27 @@ def _is_tractor(ctx: TrumpContext, key: int, cards: Sequence[Card], length: int)
     return tops[-1] + (16 if key == TRUMP else 0)
 
 
+def _contender_key(
+    keys: Sequence[int],
+    play: Sequence[Card],
+    size: int,
+    led_key: int,
+    seat: int,
+    no_ruff_seat: int | None,
+) -> int | None:
+    """The suit key of a play that may compete for the trick, or None: it has the lead's
+    size, is all of one suit, and that suit is the led one or trump (a ruff, unless `seat`
+    is barred from ruffing)."""
+    if len(play) != size:
+        return None
+    key = keys[play[0].index]
+    if key != led_key and (key != TRUMP or seat == no_ruff_seat):
+        return None
+    if any(keys[c.index] != key for c in play):
+        return None
+    return key
+
+
 def evaluate_trick(
     ctx: TrumpContext,
     leader: int,
@@ -527,16 +536,11 @@ def evaluate_trick(
         best = lead.components[0].top
         for position in range(1, len(plays)):
             play = plays[position]
-            if len(play) != size:
+            seat = (leader + position) % 4
+            contender = _contender_key(keys, play, size, led_key, seat, no_ruff_seat)
+            if contender is None:
                 continue
-            key = keys[play[0].index]
-            if key != led_key and (
-                key != TRUMP
-                or (no_ruff_seat is not None and (leader + position) % 4 == no_ruff_seat)
-            ):
-                continue
-            if any(keys[c.index] != key for c in play):
-                continue
+            key = contender
             power = _is_tractor(ctx, key, play, length)
             if power > best:
                 best, best_position, best_key = power, position, key
@@ -552,16 +556,11 @@ def evaluate_trick(
             threshold = best_tops(ctx, lead_cards, codes)
         for position in range(1, len(plays)):
             play = plays[position]
-            if len(play) != size:
+            seat = (leader + position) % 4
+            contender = _contender_key(keys, play, size, led_key, seat, no_ruff_seat)
+            if contender is None:
                 continue
-            key = keys[play[0].index]
-            if key != led_key and (
-                key != TRUMP
-                or (no_ruff_seat is not None and (leader + position) % 4 == no_ruff_seat)
-            ):
-                continue
-            if any(keys[c.index] != key for c in play):
-                continue
+            key = contender
             if max(powers[c.index] for c in play) <= max(threshold.values()):
                 continue  # its top card cannot beat the winner's strongest component type
             if flat:

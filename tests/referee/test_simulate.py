@@ -19,7 +19,7 @@ from referee.rulebooks import PRESETS, find_rulebook
 from referee.shengji.simulate import MAX_DEALS, simulate_match
 
 SHENGJI = [name for name, book in PRESETS.items() if book.game == "shengji"]
-SEEDS = range(20)
+SEEDS = range(16)
 
 
 @cache

@@ -99,6 +99,21 @@ EVENT_TYPES = {
     "report": _l("report (报牌)"),
 }
 
+# Why the engine refused an entry, by the stable `rule_id` of its error.
+REJECT_REASONS = {
+    "record.notation": _l("a card or field cannot be read"),
+    "record.seat": _l("a seat must be 0 to 3"),
+    "record.card_copies": _l("more copies of a card than the two decks hold"),
+    "record.bury_size": _l("the bottom (扣底) must be exactly 8 cards"),
+    "record.order.bury_after_play": _l("the bury must come before the first trick"),
+    "record.order.play_before_bury": _l("the bury must come before the first trick"),
+    "record.order.flip_after_bury": _l("the flip (定主) must come before the bury"),
+    "record.order.unfinished_deal": _l("the previous deal is not finished"),
+    "record.order.after_match_end": _l("the match is already over"),
+    "record.events": _l("an event is missing or of an unknown type"),
+    "record.levels": _l("a level is not a rank 2 to A"),
+}
+
 LOG_KINDS = {
     "event": _l("event"),
     "undo": _l("undo"),

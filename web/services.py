@@ -35,6 +35,7 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from web.extensions import db
+from web.i18n import REJECT_REASONS
 from web.models import Event, LogEntry, Match
 
 __all__ = [
@@ -301,15 +302,21 @@ def replay(doc: dict[str, Any]) -> dict[str, Any]:
     except NotationError as error:
         raise RejectedEvent(
             _("Cannot read this entry: %(detail)s", detail=str(error)),
-            "record.notation",
+            getattr(error, "rule_id", None) or "record.notation",
             str(error),
         ) from error
     except InvalidRecordError as error:
-        raise RejectedEvent(
-            _("The engine rejected this entry: %(detail)s", detail=str(error)),
-            "record.invalid",
-            str(error),
-        ) from error
+        rule_id = getattr(error, "rule_id", None) or "record.invalid"
+        reason = REJECT_REASONS.get(rule_id)
+        if reason is not None:
+            message = _(
+                "The engine rejected this entry: %(reason)s (%(detail)s)",
+                reason=reason,
+                detail=str(error),
+            )
+        else:
+            message = _("The engine rejected this entry: %(detail)s", detail=str(error))
+        raise RejectedEvent(message, rule_id, str(error)) from error
     except IllegalPlayError as error:
         raise RejectedEvent(
             _("This breaks a rule (%(rule)s): %(detail)s", rule=error.rule_id, detail=str(error)),

@@ -39,3 +39,20 @@ def test_error_pages_are_translated(client):
     assert "没有这个页面" in client.get("/no/such/page").data.decode()
     client.get("/lang/en")
     assert "There is no such page" in client.get("/no/such/page").data.decode()
+
+
+def test_rejection_explains_the_rule_id_in_chinese(client, factory):
+    """A trick before the bury: the engine's `record.order.play_before_bury`, explained."""
+    from referee.rulebooks import find_rulebook
+    from referee.shengji.simulate import simulate_match
+
+    match = factory.match(rulebook="shuangsheng-17")
+    events = simulate_match(find_rulebook("shuangsheng-17"), 3)["deals"][0]["events"]
+    declare = next(e for e in events if e["type"] in ("declare", "flip"))
+    trick = next(e for e in events if e["type"] == "trick")
+    services.append_event(match.id, declare, expected_seq=0, idempotency_key="d", actor="r", device="t")
+    url = f"/api/t/{match.table.token}/matches/{match.id}/events"
+    response = client.post(url, json={"event": trick, "expected_seq": 1, "idempotency_key": "t"})
+    assert response.status_code == 422
+    assert response.json["rule_id"] == "record.order.play_before_bury"
+    assert "扣底必须在第一轮出牌之前" in response.json["message"]

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from vision.reader import NotAnImageError, recognize
+from vision.reader import DEFAULT_THRESHOLD, NotAnImageError, recognize
 
 
 def _recognize(args: argparse.Namespace) -> int:
@@ -35,12 +35,12 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="command", required=True)
     rec = sub.add_parser("recognize", help="print the cards found in each image")
     rec.add_argument("--json", action="store_true", help="one JSON object per image and line")
-    rec.add_argument("--threshold", type=float, default=0.3)
+    rec.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
     rec.add_argument("images", nargs="+")
     ev = sub.add_parser("evaluate", help="precision/recall/F1 on the development set")
     ev.add_argument("--split", choices=["held-back", "train", "all"], default="all")
     ev.add_argument("--json", action="store_true")
-    ev.add_argument("--threshold", type=float, default=0.3)
+    ev.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
     args = ap.parse_args(argv)
     if args.command == "recognize":
         return _recognize(args)

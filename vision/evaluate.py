@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 
 from vision.labels import JOKER, SUBSETS, LabelledImage, load_dev_set
-from vision.reader import recognize
+from vision.reader import DEFAULT_THRESHOLD, recognize
 
 
 @dataclass
@@ -56,7 +56,7 @@ def score_photo(score: Score, predicted: set[str], truth: set[str]) -> None:
     score.fn += len(truth - predicted)
 
 
-def evaluate(items: list[LabelledImage], threshold: float = 0.3) -> dict[str, Score]:
+def evaluate(items: list[LabelledImage], threshold: float = DEFAULT_THRESHOLD) -> dict[str, Score]:
     scores: dict[str, Score] = {}
     for it in items:
         predicted = card_set([d.card for d in recognize(it.path, threshold=threshold)])
@@ -64,7 +64,7 @@ def evaluate(items: list[LabelledImage], threshold: float = 0.3) -> dict[str, Sc
     return scores
 
 
-def run(split: str = "all", as_json: bool = False, threshold: float = 0.3) -> int:
+def run(split: str = "all", as_json: bool = False, threshold: float = DEFAULT_THRESHOLD) -> int:
     dev = load_dev_set()
     splits = {"held-back": [it for it in dev if it.held_back],
               "train": [it for it in dev if not it.held_back]}

@@ -240,57 +240,18 @@ def clear_cache(*, deals: bool = True) -> None:
     with _CACHE_LOCK:
         _CACHE.clear()
         _LATEST.clear()
-        if deals:
-            _DEAL_CACHE.clear()
+    if deals:
+        from referee.shengji.match import clear_deal_memo
+
+        clear_deal_memo()
 
 
 def _engine_replay() -> Callable[[dict[str, Any]], dict[str, Any]]:
     from referee.record import replay_document
 
-    install_deal_cache()
     return replay_document  # type: ignore[no-any-return]
 
 
-_DEAL_CACHE: OrderedDict[Any, Any] = OrderedDict()
-_DEAL_CACHE_SIZE = 4096
-
-
-def install_deal_cache() -> None:
-    """Memoise the engine's per-deal Shengji replay (`referee.shengji.match.replay_deal`).
-
-    Posting an event to deal 17 replays the whole record, but deals 1–16 have not
-    changed: their (rulebook, setup, events) are equal, and `replay_deal` is a pure
-    function of them whose result nobody mutates, so the earlier result is reused. This
-    takes a 17-deal replay from ~25 ms to ~3 ms. The engine itself stays unaware of it.
-    """
-    import referee.shengji.match as shengji_match
-
-    original = shengji_match.replay_deal
-    if getattr(original, "web_cached", False):
-        return
-
-    def replay_deal(rulebook: Any, setup: Any, events: Any, **kwargs: Any) -> Any:
-        try:
-            key = (rulebook, setup, tuple(events), tuple(sorted(kwargs.items())))
-            hash(key)
-        except TypeError:  # something unhashable: no caching, same answer
-            return original(rulebook, setup, events, **kwargs)
-        with _CACHE_LOCK:
-            hit = _DEAL_CACHE.get(key)
-            if hit is not None:
-                _DEAL_CACHE.move_to_end(key)
-                return hit
-        result = original(rulebook, setup, events, **kwargs)
-        with _CACHE_LOCK:
-            _DEAL_CACHE[key] = result
-            while len(_DEAL_CACHE) > _DEAL_CACHE_SIZE:
-                _DEAL_CACHE.popitem(last=False)
-        return result
-
-    replay_deal.web_cached = True  # type: ignore[attr-defined]
-    replay_deal.__wrapped__ = original  # type: ignore[attr-defined]
-    replay_deal.__doc__ = original.__doc__
-    shengji_match.replay_deal = replay_deal
 
 
 def replay(doc: dict[str, Any]) -> dict[str, Any]:

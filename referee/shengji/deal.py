@@ -126,7 +126,7 @@ class DealResult:
             "trump": None
             if self.level is None
             else {"suit": self.trump_suit, "level": self.level},
-            "declarations": self.declarations,
+            "declarations": [dict(row) for row in self.declarations],
             "bottom_cards": [str(card) for card in self.bottom_cards],
             "tricks": [trick.to_json() for trick in self.tricks],
             "captured": self.captured,

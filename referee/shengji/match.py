@@ -9,6 +9,8 @@ disqualification (shuangsheng-17 talking), or the clock (record field `time_up`)
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +23,47 @@ from referee.shengji.declaration import DealSetup
 from referee.shengji.events import Event, parse_events
 from referee.shengji.scoring import level_index, match_points_from_deal_points, side_of
 
-__all__ = ["MatchReplay", "MatchResult", "replay_match"]
+__all__ = ["MatchReplay", "MatchResult", "clear_deal_memo", "replay_deal_memo", "replay_match"]
+
+# The web app replays a whole match on every request, but an event changes only the last
+# deal: earlier deals have equal (immutable) inputs, so their results are reused.
+_DEAL_MEMO: OrderedDict[tuple[Any, ...], DealResult] = OrderedDict()
+_DEAL_MEMO_SIZE = 4096
+_DEAL_MEMO_LOCK = threading.Lock()
+
+
+def replay_deal_memo(
+    rulebook: Rulebook,
+    setup: DealSetup,
+    events: Sequence[Event],
+    *,
+    last_trick_aces: int | None = None,
+) -> DealResult:
+    """`replay_deal`, remembered for its (immutable) inputs; the result is shared: read only.
+
+    >>> from referee.rulebooks import find_rulebook
+    >>> rb, setup = find_rulebook("eighty-rr"), DealSetup(number=1, levels=(Rank.TWO, Rank.TWO))
+    >>> replay_deal_memo(rb, setup, ()) is replay_deal_memo(rb, setup, ())
+    True
+    """
+    key = (rulebook, setup, tuple(events), last_trick_aces)
+    with _DEAL_MEMO_LOCK:
+        hit = _DEAL_MEMO.get(key)
+        if hit is not None:
+            _DEAL_MEMO.move_to_end(key)
+            return hit
+    result = replay_deal(rulebook, setup, events, last_trick_aces=last_trick_aces)
+    with _DEAL_MEMO_LOCK:
+        _DEAL_MEMO[key] = result
+        while len(_DEAL_MEMO) > _DEAL_MEMO_SIZE:
+            _DEAL_MEMO.popitem(last=False)
+    return result
+
+
+def clear_deal_memo() -> None:
+    """Forget every remembered deal replay (tests and benchmarks of cold replays)."""
+    with _DEAL_MEMO_LOCK:
+        _DEAL_MEMO.clear()
 
 
 @dataclass(slots=True)
@@ -264,7 +306,9 @@ def replay_match(rulebook: Rulebook, doc: Mapping[str, Any]) -> MatchResult:
             _deal_seat(raw, "first_drawer", number),
             raw.get("redeal") is True,
         )
-        replay.add(replay_deal(rulebook, setup, events, last_trick_aces=_quick_aces(raw, number)))
+        replay.add(
+            replay_deal_memo(rulebook, setup, events, last_trick_aces=_quick_aces(raw, number))
+        )
     if doc.get("time_up") is True:
         replay.time_up()
     return replay.result

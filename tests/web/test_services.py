@@ -289,23 +289,23 @@ def test_guandan_match_state(factory):
     assert sum(state["unplayed"].values()) == 108 - len(played)
 
 
-def test_deal_replay_cache_gives_the_engines_own_answer(app):
-    """The per-deal memo (17-deal posts in ~3 ms) never changes a result."""
-    import referee.shengji.match as shengji_match
+def test_deal_replay_memo_gives_the_engines_own_answer(app):
+    """The engine's per-deal memo (17-deal posts in ~3 ms) never changes a result."""
+    from referee.shengji.match import clear_deal_memo
 
     doc = simulate_match(find_rulebook("union-2deck"), 2)
     services.clear_cache()
     first = services.replay(doc)
-    cached = services.replay(doc)  # every deal now from the cache
+    cached = services.replay(doc)  # every deal now from the memo
     shorter = services.replay({**doc, "deals": doc["deals"][:-1]})
-    wrapped = shengji_match.replay_deal
-    assert wrapped.web_cached
-    shengji_match.replay_deal = wrapped.__wrapped__
-    try:
-        assert replay_document(doc) == first == cached
-        assert replay_document({**doc, "deals": doc["deals"][:-1]}) == shorter
-    finally:
-        shengji_match.replay_deal = wrapped
+    first["deals"][0]["declarations"].clear()  # a caller's change must not reach the memo
+    clear_deal_memo()
+    fresh = replay_document(doc)
+    assert fresh["deals"][0]["declarations"]
+    assert fresh["deals"][1:] == cached["deals"][1:] and fresh["match"] == cached["match"]
+    assert replay_document(doc) == cached
+    clear_deal_memo()
+    assert replay_document({**doc, "deals": doc["deals"][:-1]}) == shorter
 
 
 def test_violations_name_the_log_entry_that_broke_the_rule(factory):

@@ -36,7 +36,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from web.extensions import db
 from web.i18n import REJECT_REASONS
-from web.models import Event, LogEntry, Match
+from web.models import Event, LogEntry, Match, utcnow
 
 __all__ = [
     "ConflictError",
@@ -615,6 +615,48 @@ def _current_phase(state: dict[str, Any]) -> str:
     return str(state.get("phase") or "")
 
 
+def _refresh_clock(match_id: int) -> None:
+    """Let the match clock record time-up first (it writes its own log entry)."""
+    from web.events import services as tournament
+
+    tournament.clock_info(match_id)
+
+
+def _check_new_deal_allowed(match: Match, fold: Fold) -> None:
+    """Refuse to open a deal once the match clock forbids it (nothing is written).
+
+    Time is up (any timed rulebook): no further deal. Seed 003 §十 定時法: in the
+    shuangkou timed mode no new deal starts in the last `no_new_deal_minutes` minutes.
+    """
+    from referee.tournament import may_start_deal
+    from web.events import services as tournament
+    from web.events.models import MatchClock
+
+    clock = db.session.execute(
+        db.select(MatchClock).filter_by(match_id=match.id)
+    ).scalar_one_or_none()
+    if fold.doc.get("time_up") or (clock is not None and clock.time_up_at is not None):
+        raise RejectedEvent(_("Time is up: no further deal starts."), "clock.time_up")
+    if clock is None or clock.started_at is None:
+        return
+    remaining = tournament._remaining(clock, utcnow())
+    if remaining <= 0:
+        raise RejectedEvent(_("Time is up: no further deal starts."), "clock.time_up")
+    rulebook = tournament.event_rulebook(match.event)
+    if (
+        rulebook.shuangkou_mode == "timed"
+        and rulebook.no_new_deal_minutes
+        and not may_start_deal(rulebook, remaining)
+    ):
+        raise RejectedEvent(
+            _(
+                "No new deal in the last %(minutes)s minutes of the match clock.",
+                minutes=rulebook.no_new_deal_minutes,
+            ),
+            "clock.no_new_deal",
+        )
+
+
 def append_event(
     match_id: int,
     event: dict[str, Any],
@@ -635,11 +677,15 @@ def append_event(
     if not isinstance(event, dict) or not isinstance(event.get("type"), str):
         raise RejectedEvent(_("An event needs a type."), "record.notation")
     payload = json.loads(json.dumps(event))  # a private, JSON-clean copy
+    _refresh_clock(match_id)
 
     def build(match: Match, fold: Fold, state: dict[str, Any]) -> tuple[list[_NewEntry], Fold]:
         entries = []
         new_fold = fold
+        if not fold.doc["deals"]:
+            _check_new_deal_allowed(match, fold)
         if fold.doc["deals"] and _current_phase(state) in ("finished", "redeal"):
+            _check_new_deal_allowed(match, fold)
             entries.append(_NewEntry("deal_start", {}))
             new_fold = new_fold.extended(match.last_seq + 1, "deal_start", {})
         entries.append(_NewEntry("event", payload))
@@ -668,8 +714,10 @@ def start_deal(
 ) -> dict[str, Any]:
     """Open the next deal (`dealer=`, `first_drawer=` as the record allows)."""
     payload = {key: value for key, value in deal_fields.items() if key in DEAL_FIELDS}
+    _refresh_clock(match_id)
 
     def build(match: Match, fold: Fold, state: dict[str, Any]) -> tuple[list[_NewEntry], Fold]:
+        _check_new_deal_allowed(match, fold)
         return [_NewEntry("deal_start", payload)], fold.extended(
             match.last_seq + 1, "deal_start", payload
         )

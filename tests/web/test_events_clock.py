@@ -102,3 +102,60 @@ def test_shuangkou_timed_mode_no_new_deal_in_last_three_minutes_003_s10(app: Any
     db.session.commit()
     info = ts.clock_info(match.id)
     assert info is not None and not info["time_up"] and info["may_start_deal"] is False
+
+
+def _timed_shuangkou(factory: Any) -> Match:
+    event = factory.event(rulebook="shuangkou-simple",
+                          options={"shuangkou_mode": "timed", "time_limit_minutes": 60})
+    factory.pair(event)
+    factory.pair(event)
+    ts.open_round(event.id, actor="td")
+    match = _first_match(event)
+    ts.start_clock(match.id, actor="ref")
+    return match
+
+
+def _age_clock(match: Match, seconds: float) -> None:
+    clock = db.session.execute(db.select(MatchClock).filter_by(match_id=match.id)).scalar_one()
+    clock.started_at = clock.started_at - timedelta(seconds=seconds)
+    db.session.commit()
+
+
+def test_shuangkou_timed_refuses_new_deal_in_last_three_minutes_003_s10(app: Any, factory: Any) -> None:
+    """Seed 003 §十 定時法: 最後三分鐘停止下一副牌 — start_deal and an opening event are refused."""
+    import pytest
+
+    match = _timed_shuangkou(factory)
+    first = services.append_event(match.id, {"type": "declare", "seat": 0, "cards": ["2S"]},
+                                  expected_seq=None, idempotency_key=None, actor="ref", device="t")
+    seq = first["seq"]
+    _age_clock(match, 3600 - 170)  # 2 min 50 s left
+    with pytest.raises(services.RejectedEvent) as refused:
+        services.start_deal(match.id, expected_seq=seq, actor="ref", device="t")
+    assert refused.value.rule_id == "clock.no_new_deal" and "3" in refused.value.message
+    assert services.match_state(match.id)["seq"] == seq  # nothing written
+    # the deal already running goes on: events inside it are accepted
+    services.append_event(match.id, {"type": "declare", "seat": 1, "cards": ["2H", "2H"]},
+                          expected_seq=seq, idempotency_key=None, actor="ref", device="t")
+
+
+def test_shuangkou_timed_allows_a_deal_before_the_last_minutes_003_s10(app: Any, factory: Any) -> None:
+    """Seed 003 §十: with more than 3 minutes left a new deal may start."""
+    match = _timed_shuangkou(factory)
+    _age_clock(match, 3600 - 200)
+    state = services.start_deal(match.id, expected_seq=None, actor="ref", device="t")
+    assert len(state["record"]["deals"]) == 1
+
+
+def test_time_up_refuses_any_further_deal_003_s10(app: Any, factory: Any) -> None:
+    """Time is up: the record gets time_up and no further deal starts (rule clock.time_up)."""
+    import pytest
+
+    match = _timed_shuangkou(factory)
+    _age_clock(match, 3601)
+    with pytest.raises(services.RejectedEvent) as refused:
+        services.append_event(match.id, {"type": "declare", "seat": 0, "cards": ["2S"]},
+                              expected_seq=None, idempotency_key=None, actor="ref", device="t")
+    assert refused.value.rule_id == "clock.time_up"
+    state = services.match_state(match.id)
+    assert state["record"].get("time_up") is True and state["record"]["deals"] == []

@@ -64,11 +64,12 @@ def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
 def _select_locale() -> str:
     if not has_request_context():  # CLI, services called from scripts
         return "zh_Hans"
+    # Chinese first (issue 5): the browser's Accept-Language is ignored; only the language
+    # switch (stored in the session) turns a page English.
     lang = session.get("lang")
     if lang in LANGUAGES:
         return str(lang)
-    best = request.accept_languages.best_match(["zh", "en"])
-    return "en" if best == "en" else "zh_Hans"
+    return "zh_Hans"
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:

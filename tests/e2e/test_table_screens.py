@@ -199,6 +199,12 @@ def test_english_portrait_trick_entry_fits(live_app: Any, live_server: str, brow
     try:
         page = context.new_page()
         tablet = Tablet(page, live_server, token, match_id).open()
+        # Chinese first whatever the browser says (issue 5): English only through the switch.
+        assert page.evaluate("document.documentElement.lang") == "zh-Hans"
+        page.click(".tbar .lang")
+        page.wait_for_function(
+            "window.tableApp !== undefined && document.documentElement.lang === 'en'"
+        )
         tablet.seat_players(["Zhao", "Qian", "Sun", "Li"])
         tablet.tap("#next-deal")
         tablet.settle(2)

@@ -17,9 +17,15 @@ def test_chinese_is_the_default_and_english_is_one_click_away(client, factory):
     assert "牌桌裁判" in client.get("/").data.decode()
 
 
-def test_accept_language_english_browser(client):
-    page = client.get("/", headers={"Accept-Language": "en-GB,en;q=0.9"}).data.decode()
-    assert "Table Referee" in page
+def test_english_browser_still_gets_chinese_first(client, factory):
+    """Chinese first (issue 5): Accept-Language is ignored; only the switch gives English."""
+    headers = {"Accept-Language": "en-GB,en;q=0.9"}
+    match = factory.match()
+    for url in ("/", f"/t/{match.table.token}/match/{match.id}"):
+        page = client.get(url, headers=headers).data.decode()
+        assert 'lang="zh-Hans"' in page and "牌桌裁判" in page, url
+    client.get("/lang/en")
+    assert 'lang="en"' in client.get("/", headers=headers).data.decode()
 
 
 def test_rejected_event_message_is_translated(client, factory):

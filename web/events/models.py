@@ -128,3 +128,20 @@ class ScoresheetConfirmation(db.Model):  # type: ignore[name-defined,misc]
     confirmed_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     match: Mapped[Match] = relationship()
+
+
+class PlayoffResult(db.Model):  # type: ignore[name-defined,misc]
+    """Who advances from a drawn knockout match (加赛 play-off), entered by the director."""
+
+    __tablename__ = "playoff_result"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("match.id", ondelete="CASCADE"), unique=True, index=True
+    )
+    winner_pair_id: Mapped[int] = mapped_column(ForeignKey("pair.id", ondelete="CASCADE"))
+    reason: Mapped[str] = mapped_column(Text, default="")
+    actor: Mapped[str] = mapped_column(String(120), default="")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    match: Mapped[Match] = relationship()

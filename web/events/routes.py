@@ -176,6 +176,26 @@ def override(event_id: int, number: int) -> Response:
     return redirect(url_for("events.rounds", event_id=event_id))  # type: ignore[return-value]
 
 
+@bp.post("/events/<int:event_id>/matches/<int:match_id>/playoff")
+@director_required
+def playoff(event_id: int, match_id: int) -> Response:
+    """The director records who advances from a drawn knockout match (加赛), with a reason."""
+    _event_or_404(event_id)
+    match = db.session.get(Match, match_id)
+    if match is None or match.event_id != event_id:
+        abort(404)
+    try:
+        winner = request.form.get("winner", type=int)
+        if winner is None:
+            raise ts.TournamentError(_("Choose the pair that advances."))
+        ts.record_playoff(match_id, winner, reason=request.form.get("reason", ""), actor=_actor())
+        flash(_("Play-off result recorded."), "success")
+    except ts.TournamentError as error:
+        db.session.rollback()
+        flash(str(error), "error")
+    return redirect(url_for("events.rounds", event_id=event_id))  # type: ignore[return-value]
+
+
 @bp.get("/events/<int:event_id>/rounds/fragment")
 @director_required
 def rounds_fragment(event_id: int) -> str:

@@ -41,6 +41,7 @@ from web.events.models import (
     FORMATS,
     MatchClock,
     PairingOverride,
+    PlayoffResult,
     Round,
     ScoresheetConfirmation,
     TournamentSettings,
@@ -211,6 +212,10 @@ def _knockout_winners(event: Event, round_: Round) -> list[int]:
             continue
         match = matches[(round_.number, p.home, p.away)]
         facts = _match_facts(event, match)
+        playoff = playoff_of(match)
+        if playoff is not None and facts is not None:
+            winners.append(playoff.winner_pair_id)
+            continue
         if facts is None or facts.winner is None:
             raise TournamentError(
                 _("Table %(table)s has no winner yet (a drawn knockout match needs a play-off).",
@@ -218,6 +223,48 @@ def _knockout_winners(event: Event, round_: Round) -> list[int]:
             )
         winners.append(p.home if facts.winner == 0 else p.away)
     return winners
+
+
+def playoff_of(match: Match) -> PlayoffResult | None:
+    """The director's play-off entry (加赛) for a drawn knockout match, if any."""
+    return db.session.execute(  # type: ignore[no-any-return]
+        db.select(PlayoffResult).filter_by(match_id=match.id)
+    ).scalar_one_or_none()
+
+
+def needs_playoff(event: Event, match: Match) -> bool:
+    """A finished knockout match without a winner: someone must advance by a play-off."""
+    if match.round is None:
+        return False
+    round_ = db.session.execute(
+        db.select(Round).filter_by(event_id=event.id, number=match.round)
+    ).scalar_one_or_none()
+    if round_ is None or round_.stage != "knockout":
+        return False
+    facts = _match_facts(event, match)
+    return facts is not None and facts.winner is None and match_finished(match)
+
+
+def record_playoff(match_id: int, winner_pair_id: int, *, reason: str, actor: str) -> PlayoffResult:
+    """The director records who advances from a drawn knockout match, with a reason (audited)."""
+    match = db.session.get(Match, match_id)
+    if match is None:
+        raise TournamentError(_("No such match."))
+    if winner_pair_id not in (match.pair_a_id, match.pair_b_id):
+        raise TournamentError(_("The play-off winner must be one of the match's two pairs."))
+    if not reason.strip():
+        raise TournamentError(_("Give a reason for the play-off result."))
+    if not needs_playoff(match.event, match):
+        raise TournamentError(_("Only a finished, drawn knockout match needs a play-off."))
+    if playoff_of(match) is not None:
+        raise TournamentError(_("This match's play-off result is already recorded."))
+    result = PlayoffResult(
+        match_id=match_id, winner_pair_id=winner_pair_id, reason=reason.strip(), actor=actor[:120]
+    )
+    db.session.add(result)
+    _publish(match.event_id, {"kind": "playoff", "match_id": match_id})
+    db.session.commit()
+    return result
 
 
 def compute_next_round(event_id: int, *, seed: int | None = None) -> tuple[Round, list[Pairing]]:
@@ -489,12 +536,19 @@ def round_status(round_: Round) -> dict[str, Any]:
     matches = _round_matches(round_)
     rows = []
     for match in matches:
+        finished = match_finished(match)
+        playoff = playoff_of(match) if round_.stage == "knockout" else None
         rows.append(
             {
                 "match": match,
-                "finished": match_finished(match),
+                "finished": finished,
                 "confirmation": confirmation_of(match),
                 "clock": clock_info(match.id),
+                "playoff": playoff,
+                "needs_playoff": playoff is None
+                and round_.stage == "knockout"
+                and finished
+                and needs_playoff(round_.event, match),
             }
         )
     ready = all(r["finished"] and r["confirmation"] is not None for r in rows)

@@ -19,6 +19,8 @@ CLS_MODEL_PATH = Path(__file__).resolve().parent / "models" / "corner_cls.onnx"
 CROP_PX = 48  # the classifier reads a square crop of this many pixels around each index
 CROP_SCALE = 1.3  # crop side = CROP_SCALE x the longer side of the index box
 TTA_SCALES = (0.85, 1.0, 1.2)  # crop sizes (x CROP_SCALE) whose readings are averaged
+# only crops whose best class probability is below this are read at every size
+TTA_BELOW = 0.7
 CROP_WEIGHT = 0.9  # share of the crop classifier in the class probabilities
 STRIDE = 4
 SHORT_SIDE = 640  # the development photos are 640 px high; frames are scaled to match
@@ -75,6 +77,34 @@ def prepare(image: np.ndarray, factor: float = 1.0) -> tuple[np.ndarray, float]:
         resized = cv2.copyMakeBorder(resized, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=(0, 0, 0))
     blob = resized.astype(np.float32).transpose(2, 0, 1)[None] * (1 / 255.0)
     return np.ascontiguousarray(blob), scale
+
+
+def _blob(resized: np.ndarray) -> np.ndarray:
+    """uint8 BGR image -> NCHW float32 blob in 0..1, padded to a multiple of 32."""
+    nh, nw = resized.shape[:2]
+    ph, pw = -nh % 32, -nw % 32
+    if ph or pw:
+        resized = cv2.copyMakeBorder(resized, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=(0, 0, 0))
+    return cv2.dnn.blobFromImage(resized, 1 / 255.0)
+
+
+def pyramid(image: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """The blobs of every pass in `PASSES` and their scales; the frame is resized once to
+    the working scale and the smaller passes are taken from that resized copy."""
+    h, w = image.shape[:2]
+    scale = working_scale(h, w)
+    nh, nw = max(32, round(h * scale)), max(32, round(w * scale))
+    interp = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
+    base = image if (nh, nw) == (h, w) else cv2.resize(image, (nw, nh), interpolation=interp)
+    out = []
+    for factor in PASSES:
+        if factor == 1.0:
+            out.append((_blob(base), scale))
+            continue
+        fh, fw = max(32, round(nh * factor)), max(32, round(nw * factor))
+        small = cv2.resize(base, (fw, fh), interpolation=cv2.INTER_AREA)
+        out.append((_blob(small), scale * factor))
+    return out
 
 
 def _softmax(x: np.ndarray, axis: int) -> np.ndarray:
@@ -193,19 +223,28 @@ class Detector:
 
     def corners(self, image: np.ndarray, threshold: float = PEAK_THRESHOLD) -> list[Corner]:
         corners: list[Corner] = []
-        for factor in PASSES:
-            blob, scale = prepare(image, factor)
+        for blob, scale in pyramid(image):
             self.net.setInput(blob)
             heat, cls, size = self.net.forward(["heat", "cls", "size"])
             corners = merge(corners, decode(heat, cls, size, scale, threshold))
         corners = corners[:MAX_CANDIDATES]
         if not corners:
             return corners
-        probs = None
-        for k in TTA_SCALES:
-            crops = [crop_at(image, c.x, c.y, max(c.w, c.h) * CROP_SCALE * k) for c in corners]
-            p = self.read_crops(crops)
-            probs = p if probs is None or p is None else probs + p
-        if probs is not None:
-            probs = probs / len(TTA_SCALES)
-        return corners if probs is None else reclassify(corners, probs)
+        side = [max(c.w, c.h) * CROP_SCALE for c in corners]
+        probs = self.read_crops([crop_at(image, c.x, c.y, sd) for c, sd in zip(corners, side,
+                                                                            strict=True)])
+        if probs is None:
+            return corners
+        # Crops the classifier is unsure of are read again at the other sizes (one batch)
+        # and the readings averaged; sure ones keep their single reading.
+        extra = [k for k in TTA_SCALES if k != 1.0]
+        sure = np.maximum(probs.max(axis=1), 1.0 - probs.sum(axis=1))  # NONE is the rest
+        unsure = [i for i in range(len(corners)) if sure[i] < TTA_BELOW]
+        if extra and unsure:
+            crops = [crop_at(image, corners[i].x, corners[i].y, side[i] * k)
+                     for k in extra for i in unsure]
+            more = self.read_crops(crops)
+            if more is not None:
+                more = more.reshape(len(extra), len(unsure), -1).sum(axis=0)
+                probs[unsure] = (probs[unsure] + more) / (1 + len(extra))
+        return reclassify(corners, probs)

@@ -89,10 +89,21 @@ def synth_crops(rnd: random.Random, n: int) -> list[tuple[np.ndarray, int]]:
     return out
 
 
-def batch(samples: list[Sample], n: int, rnd: random.Random, synth: float):
+def jpeg(img: np.ndarray, rnd: random.Random) -> np.ndarray:
+    """Re-encode at a low JPEG quality half of the time (camera compression artefacts)."""
+    if rnd.random() < 0.5:
+        return img
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, rnd.randint(20, 80)])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
+
+
+def batch(samples: list[Sample], n: int, rnd: random.Random, synth: float,
+          jpeg_noise: bool = False):
     items = [sample_crop(samples[rnd.randrange(len(samples))], rnd)
              for _ in range(n - int(n * synth))]
     items += synth_crops(rnd, int(n * synth)) if synth > 0 else []
+    if jpeg_noise:
+        items = [(jpeg(img, rnd), c) for img, c in items]
     xs = np.stack([photometric(img, rnd).transpose(2, 0, 1) for img, _ in items])
     ys = np.array([c for _, c in items], np.int64)
     return torch.from_numpy(xs).float() / 255.0, torch.from_numpy(ys)
@@ -135,6 +146,7 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--synth", type=float, default=0.2)
     ap.add_argument("--all", action="store_true")
+    ap.add_argument("--jpeg", action="store_true", help="JPEG re-encoding augmentation")
     ap.add_argument("--init", type=Path, default=None)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--out", type=Path, default=CLS_MODEL_PATH)
@@ -157,7 +169,7 @@ def main() -> None:
     t0 = time.time()
     CACHE.mkdir(parents=True, exist_ok=True)
     for step in range(1, args.steps + 1):
-        x, y = batch(train, args.batch, rnd, args.synth)
+        x, y = batch(train, args.batch, rnd, args.synth, args.jpeg)
         rank_y, suit_y = split_targets(y)
         pr, ps = model(x)
         loss = F.cross_entropy(pr, rank_y, label_smoothing=0.05)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import flask_babel
-from flask import Flask, has_request_context, render_template, request, session
+from flask import Flask, has_request_context, render_template, session
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import event as sa_event

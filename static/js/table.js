@@ -302,7 +302,9 @@
     }
     if (result.status === 422) {
       if (data.state) applyState(data.state);
-      showBanner("error", (data.message || T.rejected) + (entry.label ? " — " + entry.label : ""));
+      // a declaration rule the engine names by id is shown in the reader's language
+      const rule = data.rule_id && (T.rules || {})[data.rule_id];
+      showBanner("error", (rule ? T.rejected + " " + rule : (data.message || T.rejected)) + (entry.label ? " — " + entry.label : ""));
       return "next";
     }
     if (result.status === 401 || result.status === 403) {
@@ -542,8 +544,9 @@
       panel.append(form);
     } else if (mode === "declare") {
       panel.append(el("h2", { text: T.tab_declare }));
-      const rows = (d.declarations || []).map((r) => el("div", {}, seatName(r.seat), " · ", r.label || r.kind, " ", cardsHtml(r.cards || []), r.effect ? " → " + r.effect : ""));
+      const rows = (d.declarations || []).map((r) => el("div", { class: r.accepted === false ? "refused" : "" }, seatName(r.seat), " · ", r.label || r.kind, " ", cardsHtml(r.cards || []), r.effect ? " → " + r.effect : ""));
       panel.append(rows.length ? el("div", { class: "decl-history" }, rows) : el("p", { class: "hint", text: T.declare_hint }));
+      if (state.rulebook && state.rulebook.declaration_round) panel.append(el("p", { class: "hint", id: "round-hint", text: T.round_hint }));
       if (state.rulebook && state.rulebook.declaration_face_down) {
         panel.append(choiceRow(T.face_down, [[false, T.no], [true, T.yes]], c.faceDown, (v) => { c.faceDown = v; }));
       }
@@ -717,11 +720,18 @@
       }));
     } else if (mode === "declare") {
       const seatOk = c.seat !== null && c.cards.length > 0;
-      bar.append(
+      // (the redeal button is optional: DOM append would print a null as the text "null")
+      bar.append(...[
         btn("⌫", { id: "backspace", "aria-label": T.backspace }, () => c.cards.pop()),
         btn(T.declare, { id: "btn-declare", disabled: !seatOk }, () => sendDeclare("declare")),
         btn(T.overcall, { id: "btn-overcall", disabled: !seatOk }, () => sendDeclare("overcall")),
         btn(T.reinforce, { id: "btn-reinforce", disabled: !seatOk }, () => sendDeclare("reinforce")),
+        // 不反: a seat passes in the pass/overcall round (eighty-rr); elsewhere the engine only notes it
+        btn(T.pass_round, { id: "btn-pass", class: (state.rulebook || {}).declaration_round ? "" : "secondary",
+          disabled: c.seat === null || c.cards.length > 0 }, () => {
+          postEvent({ type: "pass", seat: c.seat }, T.pass_round + " " + seatName(c.seat));
+          comp.declare = freshComp("declare");
+        }),
         btn(T.flip, { id: "btn-flip", disabled: c.cards.length !== 1 }, () => {
           postEvent({ type: "flip", card: c.cards[0] }, T.flip);
           comp.declare = freshComp("declare");
@@ -734,7 +744,7 @@
           })
           : null,
         spacer(),
-        btn(T.to_bury, { class: "secondary", id: "btn-to-bury" }, () => setMode("bury")));
+        btn(T.to_bury, { class: "secondary", id: "btn-to-bury" }, () => setMode("bury"))].filter(Boolean));
     } else if (mode === "bury") {
       bar.append(btn("⌫", { id: "backspace", "aria-label": T.backspace }, () => c.cards.pop()), spacer(),
         confirm(c.cards.length === 8 && c.seat !== null && c.seat !== undefined, () => {
@@ -891,7 +901,8 @@
     if (violations.length) {
       box.append(el("h3", { text: T.violations }));
       for (const v of violations) {
-        box.append(el("div", { class: "violation" }, el("b", { text: v.label || v.kind }), " · ", seatName(v.seat),
+        box.append(el("div", { class: "violation", dataset: { rule: v.rule_id || "" } }, el("b", { text: v.label || v.kind }), " · ", seatName(v.seat),
+          v.rule ? el("div", { class: "rule", text: v.rule }) : null,
           v.where ? el("div", { text: v.where }) : null, v.proof ? el("div", { text: v.proof }) : null));
       }
     }

@@ -312,3 +312,82 @@ def test_a_shared_pin_asks_for_the_table_number(client: Any, factory: Any) -> No
     chosen = client.post("/t/", data={"pin": first.table.pin, "table": str(second.table.number)})
     assert chosen.status_code == 302
     assert chosen.location.endswith(f"/table/{second.table.id}/")
+
+
+@pytest.fixture
+def round_match(client: Any, factory: Any, entry: Entry) -> Any:
+    """An eighty-rr match (pass/overcall round, seed 002 3.4) with the players seated."""
+    match = factory.match(rulebook="eighty-rr")
+    response = post(client, match.table.token, match.id, entry("seat", 0, players=["赵", "钱", "孙", "李"]))
+    assert response.status_code == 200, response.get_json()
+    return match
+
+
+def test_pass_in_the_declaration_round_000_s002_3_4(client: Any, round_match: Any, entry: Entry) -> None:
+    """不反: a seat passes; its overcall afterwards is a violation named by rule id, in Chinese."""
+    token, mid = round_match.table.token, round_match.id
+    page = client.get(f"/t/{token}/match/{mid}").get_data(as_text=True)
+    assert _strings(page)["pass_round"] == "不反"
+    post(client, token, mid, entry("event", 1, event={"type": "declare", "seat": 0, "cards": ["2S"]}))
+    passed = post(client, token, mid, entry("event", 2, event={"type": "pass", "seat": 1}))
+    assert passed.status_code == 200, passed.get_json()
+    state = passed.get_json()["state"]
+    assert state["rulebook"]["declaration_round"] is True
+    assert [(r["seat"], r["label"]) for r in state["deal"]["declarations"]][1] == (1, "不反")
+    late = {"type": "overcall", "seat": 1, "cards": ["2H", "2H"]}
+    response = post(client, token, mid, entry("event", 3, event=late))
+    assert response.status_code == 200, response.get_json()
+    deal = response.get_json()["state"]["deal"]
+    (violation,) = deal["violations"]
+    assert violation["rule_id"] == "shengji.round.overcall_after_pass"
+    assert violation["rule"] == "已表示不反" and violation["seat"] == 1
+    refused = deal["declarations"][-1]
+    assert refused["accepted"] is False and refused["effect"] == "已表示不反"
+
+
+def test_round_rule_in_english_after_the_switch(client: Any, round_match: Any, entry: Entry) -> None:
+    token, mid = round_match.table.token, round_match.id
+    client.get("/lang/en")
+    post(client, token, mid, entry("event", 1, event={"type": "declare", "seat": 0, "cards": ["2S"]}))
+    post(client, token, mid, entry("event", 2, event={"type": "pass", "seat": 1}))
+    late = {"type": "overcall", "seat": 1, "cards": ["2H", "2H"]}
+    deal = post(client, token, mid, entry("event", 3, event=late)).get_json()["state"]["deal"]
+    assert deal["violations"][0]["rule"] == "an overcall after passing (已表示不反)"
+
+
+def test_pass_is_harmless_without_the_round(client: Any, seated: Any, entry: Entry) -> None:
+    """union-2deck has no pass/overcall round: a pass is only noted, nothing is violated."""
+    token = seated.table.token
+    post(client, token, seated.id, entry("event", 1, event={"type": "declare", "seat": 0, "cards": ["2S"]}))
+    response = post(client, token, seated.id, entry("event", 2, event={"type": "pass", "seat": 1}))
+    assert response.status_code == 200, response.get_json()
+    state = response.get_json()["state"]
+    assert state["rulebook"]["declaration_round"] is False
+    assert state["deal"]["violations"] == [] and state["deal"]["phase"] == "declaring"
+
+
+def test_every_declaration_rule_id_is_shown_in_chinese(client: Any, round_match: Any) -> None:
+    """Each id of the engine's RULE_IDS (shengji.round.* included) has Chinese text on the page."""
+    from referee.shengji.declaration import RULE_IDS
+
+    page = client.get(f"/t/{round_match.table.token}/match/{round_match.id}").get_data(as_text=True)
+    rules = _strings(page)["rules"]
+    assert set(rules) == set(RULE_IDS)
+    for rule_id, text in rules.items():
+        assert text and not re.search(r"[A-Za-z]", text), (rule_id, text)
+    assert rules["shengji.round.out_of_turn"] == "未轮到表态"
+    assert rules["shengji.round.incomplete"] == "三家未表态完"
+
+
+def test_pass_before_any_declaration_is_refused_with_its_rule_id(
+    client: Any, round_match: Any, entry: Entry
+) -> None:
+    """A pass with nothing declared does not count: `shengji.round.no_declaration`, in Chinese."""
+    token, mid = round_match.table.token, round_match.id
+    response = post(client, token, mid, entry("event", 1, event={"type": "pass", "seat": 1}))
+    assert response.status_code == 200, response.get_json()
+    deal = response.get_json()["state"]["deal"]
+    assert [(v["rule_id"], v["rule"]) for v in deal["violations"]] == [
+        ("shengji.round.no_declaration", "无人亮主")
+    ]
+    assert deal["declarations"][0]["accepted"] is False

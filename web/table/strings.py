@@ -73,6 +73,9 @@ STRINGS: dict[str, Any] = {
     "declare_hint": _l("Tap the seat, then the cards shown (level cards, jokers); then declare or overcall."),
     "redeal_button": _l("Nobody declared: redeal (重新发牌)"),
     "face_down": _l("Face down (扣着亮)"),
+    "pass_round": _l("Pass (不反)"),
+    "round_hint": _l("Pass/overcall round (表态): the three seats after the declarer, from its 下家, each pass (不反) or overcall once, in turn."),
+    "rule": _l("Rule"),
     # burying
     "bury": _l("Bury (扣底)"),
     "bury_title": _l("Bury 8 cards (扣底): %(n)s / 8"),
@@ -155,6 +158,40 @@ STRINGS: dict[str, Any] = {
 }
 
 
-def js_strings() -> dict[str, str]:
-    """The strings in the current locale, ready for `tojson`."""
-    return {key: str(value) for key, value in STRINGS.items()}
+def js_strings() -> dict[str, Any]:
+    """The strings in the current locale, ready for `tojson` (`rules`: `rule_texts()`)."""
+    strings: dict[str, Any] = {key: str(value) for key, value in STRINGS.items()}
+    strings["rules"] = rule_texts()
+    return strings
+
+
+def rule_text(rule_id: str | None) -> str:
+    """The engine's declaration rule `rule_id` in the reader's language, "" if unknown.
+
+    Looked up by id in the engine's own bilingual table `referee.shengji.declaration.RULE_IDS`
+    ("中文 / English"): Chinese alone in zh_Hans, "English (中文)" in English. The engine's
+    English `detail` is never parsed.
+    """
+    from referee.shengji.declaration import RULE_IDS
+
+    text = RULE_IDS.get(rule_id or "")
+    if not text:
+        return ""
+    chinese, _sep, english = text.partition(" / ")
+    if _english() and english:
+        return f"{english} ({chinese})"
+    return chinese
+
+
+def rule_texts() -> dict[str, str]:
+    """Every declaration rule id (`shengji.declare.*`, `shengji.round.*`, …) translated."""
+    from referee.shengji.declaration import RULE_IDS
+
+    return {rule_id: rule_text(rule_id) for rule_id in RULE_IDS}
+
+
+def _english() -> bool:
+    from flask_babel import get_locale
+
+    locale = get_locale()
+    return locale is not None and locale.language == "en"

@@ -15,6 +15,7 @@ from flask_babel import lazy_gettext as _l
 from web import i18n, services
 from web.extensions import db
 from web.models import LogEntry, Match
+from web.table.strings import rule_text
 
 GUANDAN_PENALTIES = (
     "timeout",
@@ -37,6 +38,7 @@ COMBOS = {
     "straight_flush": _l("straight flush (同花顺)"),
     "joker_bomb": _l("four jokers (天王炸)"),
 }
+PASS_LABEL = _l("pass (不反)")  # Shengji 不反 in the declaration round, not Guandan's 不要
 SHAPES = {
     "single": "shape_single",
     "pair": "shape_pair",
@@ -125,6 +127,8 @@ def _violations(state: dict[str, Any], deal_number: int, events: list[dict[str, 
                 "proof": _("proved by %(where)s", where=proof) if proof else "",
                 "cards": violation.get("cards") or [],
                 "detail": violation.get("detail", ""),
+                "rule_id": violation.get("rule_id") or "",
+                "rule": rule_text(violation.get("rule_id")),
             }
         )
     return out
@@ -176,10 +180,17 @@ def _shengji_deal(state: dict[str, Any], deal: dict[str, Any], events: list[dict
         {
             "seat": row.get("seat"),
             "kind": row.get("kind"),
-            "label": i18n.term(i18n.EVENT_TYPES, row.get("kind")),
+            "label": (
+                str(PASS_LABEL) if row.get("kind") == "pass"
+                else i18n.term(i18n.EVENT_TYPES, row.get("kind"))
+            ),
             "cards": row.get("cards") or [],
-            "effect": row.get("effect", ""),
+            # a refused call says why by its rule id (translated), never the engine's English
+            "effect": rule_text(row.get("rule_id")) or (
+                "" if row.get("kind") == "pass" else row.get("effect", "")
+            ),
             "accepted": row.get("accepted", True),
+            "rule_id": row.get("rule_id") or "",
         }
         for row in deal.get("declarations") or []
     ]
@@ -258,13 +269,15 @@ def _tribute_text(due: dict[str, Any], deal: dict[str, Any]) -> str:
     )
 
 
-def _describe(entry: Any, players: list[str]) -> str:
+def _describe(entry: Any, players: list[str], game: str = "") -> str:
     """One log entry in a line, for the tablet's "last entries" list."""
     kind = entry.kind
     payload = entry.payload or {}
     if kind == "event":
         event = payload
         text = i18n.term(i18n.EVENT_TYPES, event.get("type"))
+        if game == "shengji" and event.get("type") == "pass":
+            text = str(PASS_LABEL)  # 不反, not Guandan's 不要
         seat = event.get("seat", event.get("leader", event.get("from")))
         if isinstance(seat, int) and 0 <= seat < 4:
             text += " · " + (players[seat] if players and players[seat] else i18n.seat_name(seat))
@@ -353,6 +366,7 @@ def table_view(match: Match, state: dict[str, Any] | None = None) -> dict[str, A
         book = find_rulebook(str(state.get("rulebook")), event.options or None)
         rulebook["declaration_face_down"] = bool(getattr(book, "declaration_face_down", False))
         rulebook["nobody_declares"] = str(getattr(book, "nobody_declares", "flip"))
+        rulebook["declaration_round"] = bool(getattr(book, "declaration_round", False))
     except Exception:  # an unknown rulebook still shows the page
         rulebook["declaration_face_down"] = False
     return {
@@ -369,8 +383,8 @@ def table_view(match: Match, state: dict[str, Any] | None = None) -> dict[str, A
         "deal": deal_view,
         "unplayed": state.get("unplayed") or {},
         "can_undo": bool(undoable),
-        "last_entry": _describe(undoable[-1], players) if undoable else "",
-        "recent": [_describe(e, players) for e in entries[-6:]][::-1],
+        "last_entry": _describe(undoable[-1], players, game) if undoable else "",
+        "recent": [_describe(e, players, game) for e in entries[-6:]][::-1],
         # who logged the last entries (the tablet's device id), so a tablet can tell its own
         # entries from another tablet's
         "tail": [{"seq": e.seq, "device": (e.device or "").split(" ")[0]} for e in entries[-12:]],

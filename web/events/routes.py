@@ -18,6 +18,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
 from referee.tournament import TIEBREAKS, scoring_for
@@ -29,10 +30,31 @@ from web.extensions import db
 from web.models import Event, Match, Pair, Table
 
 FORMAT_LABELS = {
-    "round_robin": "循环赛 round robin",
-    "eighty_rr": "积分循环赛 points round robin (eighty-rr)",
-    "knockout": "单败淘汰 single elimination",
-    "groups_knockout": "小组循环 + 淘汰 groups, then knockout",
+    "round_robin": _l("round robin"),
+    "eighty_rr": _l("points round robin (eighty-rr)"),
+    "knockout": _l("single elimination"),
+    "groups_knockout": _l("groups, then knockout"),
+}
+# Tie-break names as the pages show them (the engine's TIEBREAKS keys; JSON exports keep ids).
+TIEBREAK_LABELS = {
+    "match_points": _l("match points"),
+    "small_points": _l("small points (A's won − A's lost)"),
+    "level_difference": _l("total level difference"),
+    "deal_points": _l("summed deal points"),
+    "standard_score": _l("standard score"),
+    "wins": _l("wins"),
+    "head_to_head": _l("head-to-head"),
+    "buchholz": _l("opponents' match points"),
+}
+TIEBREAK_SHORT = {
+    "match_points": _l("Match pts"),
+    "small_points": _l("Small pts"),
+    "level_difference": _l("Level diff."),
+    "deal_points": _l("Deal pts"),
+    "standard_score": _l("Std. score"),
+    "wins": _l("Wins"),
+    "head_to_head": _l("H2H"),
+    "buchholz": _l("Opp. pts"),
 }
 
 
@@ -88,7 +110,8 @@ def rounds(event_id: int) -> str:
         pairs=_names(event),
         formats=FORMATS,
         format_labels=FORMAT_LABELS,
-        tiebreaks=TIEBREAKS,
+        tiebreaks=TIEBREAK_LABELS,
+        tiebreak_short=TIEBREAK_SHORT,
         tiebreak_order=ts.tiebreak_order(event, settings),
         rulebook=ts.event_rulebook(event),
     )
@@ -250,7 +273,8 @@ def standings(event_id: int) -> str:
         rows=rows,
         pairs=_names(event),
         rounds=ts.rounds_of(event_id),
-        tiebreaks=TIEBREAKS,
+        tiebreaks=TIEBREAK_LABELS,
+        tiebreak_short=TIEBREAK_SHORT,
         order=ts.tiebreak_order(event, settings),
     )
 

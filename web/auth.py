@@ -127,3 +127,56 @@ def match_belongs_to(table: Table, match_id: int) -> bool:
 
     match = db.session.get(Match, match_id)
     return match is not None and match.table_id == table.id
+
+
+# -- director login rate limit ---------------------------------------------------------------
+
+LOGIN_MAX_FAILURES = 5  # failures per user name within LOGIN_WINDOW_SECONDS → locked
+LOGIN_WINDOW_SECONDS = 60.0
+LOGIN_LOCK_SECONDS = 60.0
+
+
+class LoginThrottle:
+    """Failed director logins per user name (in this process): 5 within a minute lock the name
+    for a minute. `now` is injectable so tests need no sleeping."""
+
+    def __init__(self, now: Callable[[], float] | None = None) -> None:
+        import threading
+        import time
+
+        self.now = now or time.monotonic
+        self._failures: dict[str, list[float]] = {}
+        self._locked_until: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _key(username: str) -> str:
+        return username.strip().casefold()[:120]
+
+    def locked_for(self, username: str) -> float:
+        """Seconds this user name stays locked (0 when it may try)."""
+        with self._lock:
+            until = self._locked_until.get(self._key(username), 0.0)
+            return max(0.0, until - self.now())
+
+    def failed(self, username: str) -> None:
+        key, now = self._key(username), self.now()
+        with self._lock:
+            recent = [t for t in self._failures.get(key, []) if now - t < LOGIN_WINDOW_SECONDS]
+            recent.append(now)
+            if len(recent) >= LOGIN_MAX_FAILURES:
+                self._locked_until[key] = now + LOGIN_LOCK_SECONDS
+                recent = []
+            self._failures[key] = recent
+
+    def succeeded(self, username: str) -> None:
+        with self._lock:
+            self._failures.pop(self._key(username), None)
+
+
+def login_throttle(app: Flask) -> LoginThrottle:
+    """The app's login throttle (one per app, created on first use)."""
+    throttle = app.extensions.get("login_throttle")
+    if throttle is None:
+        throttle = app.extensions["login_throttle"] = LoginThrottle()
+    return throttle  # type: ignore[no-any-return]

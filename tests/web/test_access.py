@@ -49,6 +49,32 @@ def test_director_login_and_wrong_password(client, factory, login):
     assert client.get("/director/").status_code == 200
 
 
+def test_director_login_locked_after_five_failures_for_a_minute(app, client, factory, login):
+    """5 failed logins for one user name within a minute lock it for a minute (even the
+    right password), with a translated message; other user names are not affected."""
+    from web.auth import login_throttle
+
+    factory.director("td", "right-pass")
+    factory.director("other", "other-pass")
+    now = [1000.0]
+    login_throttle(app).now = lambda: now[0]
+    for _ in range(4):
+        assert login(client, "td", "wrong").status_code == 200
+    assert login(client, "td", "right-pass").status_code == 302  # 4 failures: still allowed
+    client.post("/director/logout")
+    for _ in range(5):
+        now[0] += 1
+        assert login(client, "td", "wrong").status_code == 200
+    locked = login(client, "td", "right-pass")
+    assert locked.status_code == 429
+    assert "登录失败次数过多" in locked.get_data(as_text=True)
+    assert client.get("/director/").status_code == 302
+    assert login(client, "other", "other-pass").status_code == 302  # per user name
+    client.post("/director/logout")
+    now[0] += 61
+    assert login(client, "td", "right-pass").status_code == 302
+
+
 def test_password_is_stored_hashed(app, factory):
     factory.director("td", "right-pass")
     user = db.session.execute(db.select(User).filter_by(username="td")).scalar_one()

@@ -23,7 +23,7 @@ from wtforms.fields.choices import SelectChoice
 from referee.errors import NotationError
 from referee.rulebooks import find_rulebook
 from web import services
-from web.auth import director_required
+from web.auth import director_required, login_throttle
 from web.director import bp
 from web.director.forms import (
     ActionForm,
@@ -80,12 +80,24 @@ def referee_url(table: Table) -> str:
 def login() -> Any:
     form = LoginForm()
     if form.validate_on_submit():
+        throttle = login_throttle(current_app)
+        username = form.username.data or ""
+        locked = throttle.locked_for(username)
+        if locked > 0:
+            flash(
+                _("Too many failed logins for this user name; try again in %(s)s seconds.",
+                  s=int(locked) + 1),
+                "error",
+            )
+            return render_template("director/login.html", form=form), 429
         user = db.session.execute(
-            db.select(User).filter_by(username=form.username.data)
+            db.select(User).filter_by(username=username)
         ).scalar_one_or_none()
         if user is None or not user.check_password(form.password.data or ""):
+            throttle.failed(username)
             flash(_("Wrong user name or password."), "error")
         else:
+            throttle.succeeded(username)
             login_user(user)
             target = request.args.get("next", "")
             if not target or urlsplit(target).netloc or not target.startswith("/"):

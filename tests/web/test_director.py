@@ -167,3 +167,24 @@ def test_overview_lists_every_table(director_client, factory):
     assert f'id="match-{match.id}"' in page and f'id="match-{other.id}"' in page
     fragment = director_client.get(f"/director/events/{match.event_id}/overview/fragment")
     assert fragment.status_code == 200 and "<html" not in fragment.data.decode()
+
+
+def test_match_page_log_table_refreshes_live(director_client, factory):
+    """The log table subscribes to the match's SSE channel and its fragment shows new entries."""
+    match = factory.match(rulebook="shuangsheng-17")
+    page = director_client.get(f"/director/matches/{match.id}").get_data(as_text=True)
+    log_section = page[page.index('id="log"') - 40:]
+    assert f'data-live="match-{match.id}"' in log_section[:400]
+    assert f"/director/matches/{match.id}/log-fragment" in log_section[:600]
+    event = dict(simulate_match(find_rulebook("shuangsheng-17"), 3)["deals"][0]["events"][0])
+    before = director_client.get(f"/director/matches/{match.id}/log-fragment").get_data(as_text=True)
+    assert 'id="seq-1"' not in before
+    services.append_event(match.id, event, expected_seq=0, idempotency_key="k1",
+                          actor="referee", device="tablet")
+    after = director_client.get(f"/director/matches/{match.id}/log-fragment").get_data(as_text=True)
+    assert 'id="seq-1"' in after and "referee" in after and 'name="expected_seq" value="1"' in after
+
+
+def test_log_fragment_needs_a_director(client, factory):
+    match = factory.match()
+    assert client.get(f"/director/matches/{match.id}/log-fragment").status_code == 302

@@ -384,6 +384,21 @@ def match_fragment(match_id: int) -> Any:
     )
 
 
+@bp.get("/matches/<int:match_id>/log-fragment")
+@director_required
+def match_log_fragment(match_id: int) -> Any:
+    """The log table alone, for the live refresh of the director's match page."""
+    match = _match_or_404(match_id)
+    entries = services.log_entries(match.id)
+    show_all = request.args.get("all") == "1"
+    return render_template(
+        "director/_match_log.html",
+        match=match,
+        entries=entries,
+        shown=entries if show_all else entries[-LOG_PAGE:],
+    )
+
+
 @bp.post("/matches/<int:match_id>/seats")
 @director_required
 def match_seats(match_id: int) -> Any:

@@ -431,6 +431,7 @@
     renderActions();
     renderAnswer();
     renderBadge();
+    labelCameraSeats();
   }
 
   function renderTop() {
@@ -949,6 +950,48 @@
     showBanner("info", T.camera_filled);
     render();
   });
+
+  // -- camera request (static/js/camera.js asks before each photo; answered synchronously) -----
+  // expected: cards each seat must play this trick, from the lead size once the leader has
+  // played (else null); played: copies of each card already played or buried in this deal,
+  // from the engine's unplayed counts (two decks); bottomSeat: the seat at the photo's bottom.
+  const DECK_COPIES = 2;
+  const bottomKey = "tr-camera-bottom-" + cfg.match_id;
+  function cameraBottom() {
+    const stored = Number(localStorage.getItem(bottomKey));
+    return Number.isInteger(stored) && stored >= 0 && stored < 4 ? stored : 0;
+  }
+  function cameraExpected() {
+    const c = comp.tricks;
+    if (mode !== "tricks" || !c || c.leader === null || c.leader === undefined || !c.leaderDone) return null;
+    const n = leaderCount(c);
+    if (!n) return null;
+    return { "0": n, "1": n, "2": n, "3": n };
+  }
+  function cameraPlayed() {
+    const played = {};
+    for (const [card, left] of Object.entries(state.unplayed || {})) {
+      const n = DECK_COPIES - Number(left);
+      if (n > 0) played[card] = n;
+    }
+    return played;
+  }
+  document.addEventListener("camera:request", (ev) => {
+    const detail = ev.detail;
+    if (!detail) return;
+    detail.expected = cameraExpected();
+    detail.played = deal() ? cameraPlayed() : null;
+    detail.bottomSeat = cameraBottom();
+  });
+  function labelCameraSeats() {
+    const select = $("#camera-bottom-seat");
+    if (select) for (const option of select.options) option.textContent = seatName(Number(option.value));
+  }
+  const bottomSelect = $("#camera-bottom-seat");
+  if (bottomSelect) {
+    bottomSelect.value = String(cameraBottom());
+    bottomSelect.addEventListener("change", () => localStorage.setItem(bottomKey, bottomSelect.value));
+  }
 
   window.addEventListener("offline", () => queue.setOffline(true));
   window.addEventListener("online", () => fetchState());

@@ -429,3 +429,53 @@ def test_a_seat_tapped_mid_trick_enters_its_cards_again(live_app: Any, live_serv
     tablet.tap("#confirm")
     tablet.settle(5)
     assert tablet.state()["deal"]["last_trick"]["winner"] == 1
+
+
+CAMERA_REQUEST = """() => {
+  const detail = {expected: null, played: null, bottomSeat: 0};
+  document.dispatchEvent(new CustomEvent('camera:request', {detail}));
+  return detail;
+}"""
+
+
+def test_camera_request_gets_expected_counts_played_cards_and_bottom_seat(
+    live_app: Any, live_server: str, page: Any
+) -> None:
+    """camera.js asks before a photo: per-seat counts from the lead, copies already played."""
+    token, match_id = seed_match(live_app)
+    tablet = Tablet(page, live_server, token, match_id).open()
+    tablet.seat_players(["赵", "钱", "孙", "李"])
+    tablet.tap("#next-deal")
+    tablet.settle(2)
+    tablet.seat(0)
+    tablet.card("2S")
+    tablet.tap("#btn-declare")
+    tablet.settle(3)
+    tablet.tap("#btn-to-bury")
+    for card in ["3C", "4C", "6C", "7C", "8C", "9C", "3D", "4D"]:
+        tablet.card(card)
+    tablet.tap("#confirm")
+    tablet.settle(4)
+    tablet.tap('#lead-size button[data-size="1"]')
+    tablet.seat(0)
+    detail = page.evaluate(CAMERA_REQUEST)
+    assert detail["expected"] is None  # the leader has not played: the size is not known yet
+    assert detail["played"] == {c: 1 for c in ["3C", "4C", "6C", "7C", "8C", "9C", "3D", "4D"]}
+    assert detail["bottomSeat"] == 0
+    for card in ["KH", "AH", "5H", "3H"]:
+        tablet.card(card)
+    tablet.tap("#confirm")
+    tablet.settle(5)
+    # a pair lead by the winner of trick 1 (seat 1): every seat must play two cards
+    tablet.tap('#lead-size button[data-size="0"]')
+    tablet.seat(1)
+    tablet.card("QS")
+    tablet.card("QS")
+    tablet.tap("#leader-done")
+    page.select_option("#camera-bottom-seat", "2")
+    detail = page.evaluate(CAMERA_REQUEST)
+    assert detail["expected"] == {"0": 2, "1": 2, "2": 2, "3": 2}
+    assert detail["played"]["AH"] == 1 and detail["played"]["3C"] == 1
+    assert "QS" not in detail["played"]  # the draft is in the photo, not yet played
+    assert detail["bottomSeat"] == 2
+    assert page.inner_text('#camera-bottom-seat option[value="1"]') == "钱"

@@ -21,7 +21,7 @@ CROP_SCALE = 1.3  # crop side = CROP_SCALE x the longer side of the index box
 TTA_SCALES = (0.85, 1.0, 1.2)  # crop sizes (x CROP_SCALE) whose readings are averaged
 # only crops whose best class probability is below this are read at every size
 TTA_BELOW = 0.7
-CROP_WEIGHT = 0.9  # share of the crop classifier in the class probabilities
+CROP_WEIGHT = 0.8  # share of the crop classifier in the class probabilities
 STRIDE = 4
 SHORT_SIDE = 640  # the development photos are 640 px high; frames are scaled to match
 LONG_SIDE_MAX = 1152

@@ -128,7 +128,7 @@ def guandan_rows(state: dict[str, Any]) -> list[dict[str, Any]]:
                     f"{_seat_label(event.get('to'), players)} {cards_text(event.get('card'))}"
                 )
             elif kind == "anti_tribute":
-                tribute.append(f"{_('anti-tribute')} {_seat_label(event.get('seat'), players)}")
+                tribute.append(f"{_('anti-tribute (抗贡)')} {_seat_label(event.get('seat'), players)}")
         outcome = deal.get("outcome") or {}
         levels_up = "—"
         if outcome.get("side") is not None:

@@ -18,7 +18,7 @@ from referee.record import replay_document
 from referee.rulebooks import find_rulebook
 from referee.shengji.deal import replay_deal
 from referee.shengji.events import parse_events
-from referee.shengji.match import MatchReplay
+from referee.shengji.match import MatchReplay, clear_deal_memo
 from referee.shengji.simulate import simulate_match
 
 SECTION = "Shengji deals and matches"
@@ -73,17 +73,25 @@ def main() -> dict[str, float]:
     match_times: list[float] = []
     document_times: list[float] = []
     wall_times: list[float] = []
+    memo_times: list[float] = []
     for seed in SEEDS:
         doc = simulate_match(find_rulebook("shuangsheng-17"), seed)
         assert len(doc["deals"]) >= 17
         text = json.dumps(doc)
-        match_times.append(min(_time(partial(replay_document, doc), REPEAT)))
+
+        def cold(doc: dict[str, Any] = doc) -> None:
+            clear_deal_memo()  # a full replay, every deal from scratch
+            replay_document(doc)
 
         def from_text(text: str = text) -> None:
+            clear_deal_memo()
             replay_document(json.loads(text))
 
+        match_times.append(min(_time(cold, REPEAT)))
         document_times.append(min(_time(from_text, REPEAT)))
-        wall_times += _time(partial(replay_document, doc), REPEAT, time.perf_counter)
+        wall_times += _time(cold, REPEAT, time.perf_counter)
+        replay_document(doc)  # deals 1..n remembered, as after an earlier request
+        memo_times.append(min(_time(partial(replay_document, doc), REPEAT)))
     figures = {
         "deal_replay_ms_median": statistics.median(plain) * 1000,
         "deal_replay_with_parse_ms_median": statistics.median(with_parse) * 1000,
@@ -91,6 +99,7 @@ def main() -> dict[str, float]:
         "match17_replay_ms_median": statistics.median(match_times) * 1000,
         "match17_from_json_ms_median": statistics.median(document_times) * 1000,
         "match17_wall_ms_median": statistics.median(wall_times) * 1000,
+        "match17_memo_ms_median": statistics.median(memo_times) * 1000,
         "deals_measured": float(len(plain)),
         "tricks_measured": float(tricks),
     }
@@ -123,13 +132,16 @@ def render(figures: dict[str, float]) -> str:
         f"{figures['match17_from_json_ms_median']:.1f} ms |",
         f"| 17-deal match, wall clock on the shared machine (median of 15) | — | "
         f"{figures['match17_wall_ms_median']:.1f} ms |",
+        f"| 17-deal match again, earlier deals from the deal memo (`replay_deal_memo`) | — | "
+        f"{figures['match17_memo_ms_median']:.1f} ms |",
         "",
         "Targets are checked against CPU time; the wall-clock figure swings with the other "
         "jobs on the two shared cores (18–52 ms seen for the same match during one afternoon). "
         "The ordering tables come from `TrumpContext.of` (cached per level, trump and chain); "
         "hindsight checks walk each seat's later plays once per trick. A 17-deal match costs "
         "about 0.6 ms a deal: parsing the events, resolving the declarations, evaluating 25 "
-        "tricks, the hindsight pass and scoring.",
+        "tricks, the hindsight pass and scoring. The match figures clear the deal memo first; "
+        "the web app's repeated replays hit it for every unchanged deal (last row).",
     ])
 
 

@@ -391,3 +391,17 @@ def test_pass_before_any_declaration_is_refused_with_its_rule_id(
         ("shengji.round.no_declaration", "无人亮主")
     ]
     assert deal["declarations"][0]["accepted"] is False
+
+
+def test_trump_badge_shows_the_accepted_call_while_calls_are_open_000_s13(
+    client: Any, seated: Any, entry: Entry
+) -> None:
+    """000 第十三条 亮主: once 2♠ is declared the tablet shows ♠ as trump (an overcall may
+    still change it); before any call the trump is unknown, not "no trump"."""
+    token = seated.table.token
+    before = client.get(f"/t/{token}/match/{seated.id}/state").get_json()
+    assert before["deal"] is None or not before["deal"]["trump_known"]
+    response = post(client, token, seated.id, entry("event", 1, event={"type": "declare", "seat": 0, "cards": ["2S"]}))
+    deal = response.get_json()["state"]["deal"]
+    assert deal["phase"] == "declaring"
+    assert deal["trump_known"] and deal["trump_suit"] == "S"

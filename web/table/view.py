@@ -196,7 +196,15 @@ def _shengji_deal(state: dict[str, Any], deal: dict[str, Any], events: list[dict
     ]
     return {
         "trump_suit": trump.get("suit") if trump else None,
-        "trump_known": bool(trump) and phase not in ("declaring",),
+        # while calls are still open, show the trump the accepted calls fix so far
+        "trump_known": bool(trump) and (
+            phase != "declaring"
+            or any(
+                row.get("accepted", True)
+                and row.get("kind") in ("declare", "overcall", "reinforce", "flip")
+                for row in deal.get("declarations") or []
+            )
+        ),
         "next_leader": deal.get("next_leader") if phase == "playing" else None,
         "bury_seat": state.get("to_play") if phase == "burying" else deal.get("dealer"),
         "trick_count": len(tricks),

@@ -367,7 +367,8 @@
     if (dealChanged) comp = {};
     // a trick composer waiting for its leader takes the engine's next leader
     if (comp.tricks && compIsEmpty("tricks")) comp.tricks = freshTrick();
-    if (comp.play && compIsEmpty("play") && d) comp.play.seat = d.next_to_play !== undefined ? d.next_to_play : comp.play.seat;
+    // an empty play composer follows the engine's next seat; without one it keeps its own guess
+    if (comp.play && compIsEmpty("play") && d && d.next_to_play !== undefined && d.next_to_play !== null) comp.play.seat = d.next_to_play;
     if (comp.bury && compIsEmpty("bury")) comp.bury = freshComp("bury");
     if (oldSeq !== state.seq && (phase() !== oldPhase || dealChanged || mode === null || !state.seated || mode === "seat")) {
       const wanted = modeForPhase();

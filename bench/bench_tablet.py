@@ -13,71 +13,23 @@ Target (issue 5): p95 ≤ 50 ms for a post, warm.
 
 from __future__ import annotations
 
-import statistics
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-SEED = 8  # a shuangsheng-17 simulation with exactly 17 deals
+from bench._web_setup import seeded_app, summary
+
 MATCHES = 3
 SECTION = "Tablet (table pages)"
 
 
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
-
-
-def _summary(name: str, values: list[float]) -> dict[str, float]:
-    return {
-        f"{name}_n": float(len(values)),
-        f"{name}_p50_ms": round(statistics.median(values), 2),
-        f"{name}_p95_ms": round(_percentile(values, 0.95), 2),
-        f"{name}_max_ms": round(max(values), 2),
-    }
-
-
 def main() -> dict[str, Any]:
     """Run the benchmark, print the figures, return them."""
-    from app import create_app
-    from referee.rulebooks import find_rulebook
-    from referee.shengji.simulate import simulate_match
-    from web import services
     from web.extensions import db
-    from web.models import Event, Match, Pair, Player, Table
 
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(
-            {
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(tmp) / 'bench.sqlite'}",
-                "SECRET_KEY": "bench",
-                "WTF_CSRF_ENABLED": False,
-            }
-        )
-        with app.app_context():
-            db.create_all()
-            doc = simulate_match(find_rulebook("shuangsheng-17"), SEED)
-            event = Event(name="bench", game="shengji", rulebook="shuangsheng-17")
-            pairs = []
-            for name in ("A", "B"):
-                pair = Pair(event=event, name=name)
-                pair.players = [Player(name=name + "1", position=0), Player(name=name + "2", position=1)]
-                pairs.append(pair)
-            table = Table(event=event, number=1)
-            matches = []
-            for _ in range(MATCHES):
-                match = Match(event=event, table=table, pair_a=pairs[0], pair_b=pairs[1])
-                db.session.add(match)
-                matches.append(match)
-            db.session.commit()
-            last = doc["deals"][16]
-            head = {**doc, "deals": [*doc["deals"][:16], {**last, "events": []}]}
-            for match in matches:
-                services.import_record(match.id, head, actor="bench")
-            token = table.token
-            match_ids = [m.id for m in matches]
+        app, token, match_ids, last = seeded_app(tmp, MATCHES)
         client = app.test_client()
         posts: list[float] = []
         reads: list[float] = []
@@ -101,9 +53,9 @@ def main() -> dict[str, Any]:
                 start = time.perf_counter()
                 client.get(base + "/state").get_json()
                 reads.append((time.perf_counter() - start) * 1000)
-        figures.update(_summary("tablet_post", posts))
-        figures.update(_summary("tablet_state", reads))
-        figures.update(_summary("tablet_page", pages))
+        figures.update(summary("tablet_post", posts))
+        figures.update(summary("tablet_state", reads))
+        figures.update(summary("tablet_page", pages))
         with app.app_context():
             db.session.remove()
             db.engine.dispose()

@@ -18,76 +18,26 @@ Target: p95 ≤ 50 ms (warm, other_server, reread).
 
 from __future__ import annotations
 
-import statistics
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-SEED = 8  # a shuangsheng-17 simulation with exactly 17 deals
+from bench._web_setup import seeded_app, summary
+
 WARM_MATCHES = 4
 COLD_MATCHES = 3  # other_server, reread, cold: one match each
 
 
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
-
-
-def _summary(name: str, values: list[float]) -> dict[str, float]:
-    return {
-        f"{name}_n": float(len(values)),
-        f"{name}_p50_ms": round(statistics.median(values), 2),
-        f"{name}_p95_ms": round(_percentile(values, 0.95), 2),
-        f"{name}_max_ms": round(max(values), 2),
-    }
-
-
 def main() -> dict[str, Any]:
     """Run the benchmark, print the figures, return them."""
-    from app import create_app
-    from referee.rulebooks import find_rulebook
-    from referee.shengji.simulate import simulate_match
     from web import services
     from web.extensions import db
-    from web.models import Event, Match, Pair, Player, Table
 
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(
-            {
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(tmp) / 'bench.sqlite'}",
-                "SECRET_KEY": "bench",
-                "WTF_CSRF_ENABLED": False,
-            }
-        )
+        app, token, match_ids, last = seeded_app(tmp, WARM_MATCHES + COLD_MATCHES)
         with app.app_context():
-            db.create_all()
-            doc = simulate_match(find_rulebook("shuangsheng-17"), SEED)
-            assert len(doc["deals"]) == 17, len(doc["deals"])
-            event = Event(name="bench", game="shengji", rulebook="shuangsheng-17")
-            pairs = []
-            for name in ("A", "B"):
-                pair = Pair(event=event, name=name)
-                pair.players = [Player(name=name + "1", position=0), Player(name=name + "2", position=1)]
-                pairs.append(pair)
-            table = Table(event=event, number=1)
-            matches = []
-            for _ in range(WARM_MATCHES + COLD_MATCHES):
-                match = Match(event=event, table=table, pair_a=pairs[0], pair_b=pairs[1])
-                db.session.add(match)
-                db.session.flush()
-                match.seats = doc["players"]
-                matches.append(match)
-            db.session.commit()
-            last = doc["deals"][16]
-            head = {**doc, "deals": [*doc["deals"][:16], {**last, "events": []}]}
-            for match in matches:
-                services.import_record(match.id, head, actor="bench")
-            token = table.token
-            match_ids = [m.id for m in matches]
-            entries = db.session.query(services.LogEntry).count() // len(matches)
+            entries = db.session.query(services.LogEntry).count() // len(match_ids)
         client = app.test_client()
 
         def post_all(match_id: int, mode: str) -> list[float]:
@@ -122,10 +72,10 @@ def main() -> dict[str, Any]:
         other = post_all(match_ids[WARM_MATCHES], "other_server")
         reread = post_all(match_ids[WARM_MATCHES + 1], "reread")
         cold = post_all(match_ids[WARM_MATCHES + 2], "cold")
-        figures.update(_summary("warm_post", warm))
-        figures.update(_summary("other_server_post", other))
-        figures.update(_summary("reread_post", reread))
-        figures.update(_summary("cold_post", cold))
+        figures.update(summary("warm_post", warm))
+        figures.update(summary("other_server_post", other))
+        figures.update(summary("reread_post", reread))
+        figures.update(summary("cold_post", cold))
         figures["log_entries_per_match"] = entries
         with app.app_context():
             services.clear_cache()
@@ -185,7 +135,7 @@ def render(figures: dict[str, Any]) -> str:
         f"{figures.get('cold_match_state_ms')} ms.",
         "",
         "What makes it fast: (1) the engine's per-deal Shengji replay is memoised in "
-        "`web.services.install_deal_cache` — deals 1–16 have equal (rulebook, setup, events) "
+        "`referee.shengji.match.replay_deal_memo` — deals 1–16 have equal (rulebook, setup, events) "
         "on every post, so only deal 17 is replayed (a 17-deal replay drops from ~25 ms to "
         "~3 ms); (2) the last state per (match, seq) is cached, and the new record is the "
         "cached one plus the new event (no log re-read when this server answered last); "

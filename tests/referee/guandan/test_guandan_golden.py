@@ -7,36 +7,15 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from referee.record import load_record, replay_document
+from tests.referee.test_golden import subset_problems
 
 ROOT = Path(__file__).resolve().parents[3]
 RECORDS = ROOT / "tests" / "referee" / "records"
 GOLDEN = sorted(p for p in RECORDS.glob("guandan_*.json") if not p.name.endswith(".expected.json"))
-
-
-def subset_problems(expected: Any, actual: Any, path: str = "$") -> list[str]:
-    """Where `actual` does not contain `expected`: objects may hold more keys, lists must
-    match item by item (the convention of tests/referee/test_golden.py)."""
-    if isinstance(expected, dict):
-        if not isinstance(actual, dict):
-            return [f"{path}: expected an object, got {actual!r}"]
-        problems = []
-        for key, value in expected.items():
-            if key not in actual:
-                problems.append(f"{path}.{key}: missing")
-            else:
-                problems += subset_problems(value, actual[key], f"{path}.{key}")
-        return problems
-    if isinstance(expected, list):
-        if not isinstance(actual, list) or len(actual) != len(expected):
-            return [f"{path}: expected {len(expected)} items, got {actual!r}"[:300]]
-        return [p for i, (w, g) in enumerate(zip(expected, actual, strict=True))
-                for p in subset_problems(w, g, f"{path}[{i}]")]
-    return [] if expected == actual else [f"{path}: expected {expected!r}, got {actual!r}"]
 
 
 def test_subset_comparison_catches_differences():

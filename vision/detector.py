@@ -1,27 +1,42 @@
-"""Run the corner-index network (`cv2.dnn`, ONNX) and decode its output into corner boxes.
+"""Find corner indices with the detector network and read them with the crop classifier
+(both ONNX, run by `cv2.dnn`).
 
-Pure OpenCV + numpy; the training code reuses `prepare` and `decode` so that the figures
-measured while training are those of the shipped recogniser.
+Pure OpenCV + numpy; the training code reuses `prepare`, `decode`, `crop_at` and
+`Detector.candidates` so that what it trains on is what the recogniser sees.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.labels import CLASSES, RANK_CLASSES, SUITS, split_class
+from vision.labels import CLASSES, JOKER, RANK_CLASSES, SUITS, split_class
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "corner_net.onnx"
 CLS_MODEL_PATH = Path(__file__).resolve().parent / "models" / "corner_cls.onnx"
-CROP_PX = 48  # the classifier reads a square crop of this many pixels around each index
+
+
+def _crop_px(model: Path) -> int:
+    """The crop size the shipped classifier was trained for (`corner_cls.json`, written
+    with the model by `vision/training/train_crops.py`)."""
+    meta = json.loads(model.with_suffix(".json").read_text(encoding="utf-8"))
+    return int(meta["crop_px"])
+
+
+CROP_PX = _crop_px(CLS_MODEL_PATH)  # the classifier reads a square crop this many pixels wide
 CROP_SCALE = 1.3  # crop side = CROP_SCALE x the longer side of the index box
 TTA_SCALES = (0.85, 1.0, 1.2)  # crop sizes (x CROP_SCALE) whose readings are averaged
 # only crops whose best class probability is below this are read at every size
 TTA_BELOW = 0.7
-CROP_WEIGHT = 0.8  # share of the crop classifier in the class probabilities
+# The classifier was trained with the rare classes drawn more often (jokers above all);
+# its joker probability is multiplied by this prior correction and the reading
+# renormalised, so that only a clear joker corner reads as one (measured on the training
+# split: without it, pips and picture cards read as jokers).
+JOKER_PRIOR = 0.3
 STRIDE = 4
 SHORT_SIDE = 640  # the development photos are 640 px high; frames are scaled to match
 LONG_SIDE_MAX = 1152
@@ -31,9 +46,10 @@ MAX_CANDIDATES = 48  # the classifier reads at most this many peaks, best first
 # big indices of close-up phone photos.
 PASSES = (1.0, 0.5)
 TOP_K = 5
-# The size head under-reads the index box (median 0.65x on the training split, measured);
-# this calibration brings the crops the classifier reads back to the trained framing.
-SIZE_GAIN = 1.5
+# The size head under-reads the index box (labelled / predicted size: median 1.6 on the
+# training split, measured); this brings the crops the classifier reads back to the
+# trained framing.
+SIZE_GAIN = 1.6
 
 
 @dataclass(frozen=True)
@@ -114,33 +130,23 @@ def _softmax(x: np.ndarray, axis: int) -> np.ndarray:
 
 def decode(
     heat: np.ndarray,
-    cls: np.ndarray,
     size: np.ndarray,
     scale: float,
     threshold: float = PEAK_THRESHOLD,
 ) -> list[Corner]:
-    """Network outputs (1xCxHxW each) -> corners in original-image pixels."""
+    """Network outputs (1xCxHxW each) -> corners in original-image pixels, not yet read
+    (`classes` is empty until the crop classifier reads them)."""
     hm = 1.0 / (1.0 + np.exp(-heat[0, 0]))
     peaks = cv2.dilate(hm, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((hm >= peaks) & (hm >= threshold))
-    corners: list[Corner] = []
     if len(ys) == 0:
-        return corners
-    logits = cls[0][:, ys, xs].T  # N x C
-    probs = _softmax(logits, axis=1)
+        return []
     sizes = np.exp(size[0][:, ys, xs].T) * STRIDE / scale * SIZE_GAIN
-    for i, (y, x) in enumerate(zip(ys, xs, strict=True)):
-        order = np.argsort(-probs[i])[:TOP_K]
-        corners.append(
-            Corner(
-                x=(x + 0.5) * STRIDE / scale,
-                y=(y + 0.5) * STRIDE / scale,
-                w=float(sizes[i, 0]),
-                h=float(sizes[i, 1]),
-                score=float(hm[y, x]),
-                classes=tuple((CLASSES[j], float(probs[i, j])) for j in order),
-            )
-        )
+    corners = [
+        Corner(x=(x + 0.5) * STRIDE / scale, y=(y + 0.5) * STRIDE / scale,
+               w=float(sizes[i, 0]), h=float(sizes[i, 1]), score=float(hm[y, x]), classes=())
+        for i, (y, x) in enumerate(zip(ys, xs, strict=True))
+    ]
     corners.sort(key=lambda c: -c.score)
     return corners
 
@@ -162,23 +168,24 @@ def merge(a: list[Corner], b: list[Corner]) -> list[Corner]:
 
 
 def crop_at(image: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0,
-            ax: float = 1.0) -> np.ndarray:
-    """A CROP_PX square of `side` pixels around (cx, cy), turned by `angle` degrees, with
-    the source stretched horizontally by `ax` first (training uses the last two)."""
-    s = CROP_PX / max(side, 2.0)
+            ax: float = 1.0, px: int = CROP_PX) -> np.ndarray:
+    """A `px` (CROP_PX) square of `side` pixels around (cx, cy), turned by `angle` degrees,
+    with the source stretched horizontally by `ax` first (training uses the last two)."""
+    s = px / max(side, 2.0)
     a = np.array([[ax, 0, 0], [0, 1, 0], [0, 0, 1]], np.float64)
     t = np.array([[1, 0, -cx * ax], [0, 1, -cy], [0, 0, 1]], np.float64)
     r = np.vstack([cv2.getRotationMatrix2D((0, 0), angle, s), [0, 0, 1]])
-    o = np.array([[1, 0, CROP_PX / 2], [0, 1, CROP_PX / 2], [0, 0, 1]], np.float64)
+    o = np.array([[1, 0, px / 2], [0, 1, px / 2], [0, 0, 1]], np.float64)
     m = (o @ r @ t @ a)[:2]
     interp = cv2.INTER_AREA if s * ax < 0.8 else cv2.INTER_LINEAR
-    return cv2.warpAffine(image, m, (CROP_PX, CROP_PX), flags=interp,
+    return cv2.warpAffine(image, m, (px, px), flags=interp,
                           borderMode=cv2.BORDER_REPLICATE)
 
 
 def class_probs(rank_logits: np.ndarray, suit_logits: np.ndarray) -> np.ndarray:
     """N x len(CLASSES) probabilities from the classifier's rank and suit outputs
-    (p(card) = p(rank) x p(suit); the rest is the "not an index" share)."""
+    (p(card) = p(rank) x p(suit); the rest is the "not an index" share), with the joker
+    prior correction (`JOKER_PRIOR`) applied."""
     pr = _softmax(rank_logits, axis=1)
     ps = _softmax(suit_logits, axis=1)
     out = np.zeros((len(pr), len(CLASSES)), np.float64)
@@ -186,20 +193,18 @@ def class_probs(rank_logits: np.ndarray, suit_logits: np.ndarray) -> np.ndarray:
         rank, suit = split_class(name)
         r = RANK_CLASSES.index(rank)
         out[:, j] = pr[:, r] * (ps[:, SUITS.index(suit)] if suit else 1.0)
-    return out
+    none = pr[:, RANK_CLASSES.index("NONE")]
+    out[:, CLASSES.index(JOKER)] *= JOKER_PRIOR
+    return out / (out.sum(axis=1) + none)[:, None]
 
 
 def reclassify(corners: list[Corner], probs: np.ndarray) -> list[Corner]:
-    """Blend the crop classifier's reading (N x len(CLASSES)) into the corners."""
+    """The corners with the crop classifier's reading (N x len(CLASSES)), best first."""
     out = []
     for c, p in zip(corners, probs, strict=True):
-        det = np.zeros(len(CLASSES), np.float64)
-        for name, q in c.classes:
-            det[CLASSES.index(name)] = q
-        blend = CROP_WEIGHT * p + (1 - CROP_WEIGHT) * det
-        order = np.argsort(-blend)[:TOP_K]
+        order = np.argsort(-p)[:TOP_K]
         out.append(Corner(c.x, c.y, c.w, c.h, c.score,
-                          tuple((CLASSES[j], float(blend[j])) for j in order)))
+                          tuple((CLASSES[j], float(p[j])) for j in order)))
     return out
 
 
@@ -210,31 +215,34 @@ class Detector:
         self.net = cv2.dnn.readNetFromONNX(str(model_path))
         self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
         self.net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
-        self.cls_net = cv2.dnn.readNetFromONNX(str(cls_path)) if cls_path.exists() else None
+        self.cls_net = cv2.dnn.readNetFromONNX(str(cls_path))
 
-    def read_crops(self, crops: list[np.ndarray]) -> np.ndarray | None:
-        """Class probabilities (N x len(CLASSES)) from the crop classifier, if shipped."""
-        if self.cls_net is None:
-            return None
+    def read_crops(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Class probabilities (N x len(CLASSES)) from the crop classifier."""
         blob = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32) * (1 / 255.0)
         self.cls_net.setInput(blob)
         rank, suit = self.cls_net.forward(["rank", "suit"])
         return class_probs(rank, suit)
 
-    def corners(self, image: np.ndarray, threshold: float = PEAK_THRESHOLD) -> list[Corner]:
+    def candidates(self, image: np.ndarray, threshold: float = PEAK_THRESHOLD) -> list[Corner]:
+        """The detector's best `MAX_CANDIDATES` peaks over every pass, not yet read by the
+        crop classifier (training mines these to teach the classifier its real inputs)."""
         corners: list[Corner] = []
         for blob, scale in pyramid(image):
             self.net.setInput(blob)
-            heat, cls, size = self.net.forward(["heat", "cls", "size"])
-            corners = merge(corners, decode(heat, cls, size, scale, threshold))
-        corners = corners[:MAX_CANDIDATES]
+            # the network's own class head is not read (the crop classifier reads better);
+            # cv2.dnn then skips computing it
+            heat, size = self.net.forward(["heat", "size"])
+            corners = merge(corners, decode(heat, size, scale, threshold))
+        return corners[:MAX_CANDIDATES]
+
+    def corners(self, image: np.ndarray, threshold: float = PEAK_THRESHOLD) -> list[Corner]:
+        corners = self.candidates(image, threshold)
         if not corners:
             return corners
         side = [max(c.w, c.h) * CROP_SCALE for c in corners]
         probs = self.read_crops([crop_at(image, c.x, c.y, sd) for c, sd in zip(corners, side,
                                                                             strict=True)])
-        if probs is None:
-            return corners
         # Crops the classifier is unsure of are read again at the other sizes (one batch)
         # and the readings averaged; sure ones keep their single reading.
         extra = [k for k in TTA_SCALES if k != 1.0]
@@ -243,8 +251,6 @@ class Detector:
         if extra and unsure:
             crops = [crop_at(image, corners[i].x, corners[i].y, side[i] * k)
                      for k in extra for i in unsure]
-            more = self.read_crops(crops)
-            if more is not None:
-                more = more.reshape(len(extra), len(unsure), -1).sum(axis=0)
-                probs[unsure] = (probs[unsure] + more) / (1 + len(extra))
+            more = self.read_crops(crops).reshape(len(extra), len(unsure), -1).sum(axis=0)
+            probs[unsure] = (probs[unsure] + more) / (1 + len(extra))
         return reclassify(corners, probs)

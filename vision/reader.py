@@ -21,7 +21,7 @@ import numpy as np
 from vision.detector import PEAK_THRESHOLD, Corner, Detector
 from vision.labels import BACK, JOKER
 
-DEFAULT_THRESHOLD = 0.35
+DEFAULT_THRESHOLD = 0.4
 PAIR_FLOOR = 0.7  # a corner this fraction of the threshold may still count with its twin
 CANDIDATE_THRESHOLD = 0.08  # weaker corners, used only to reach an expected count
 # Distance between a card's two corner indices, in units of the index box height.

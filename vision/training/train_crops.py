@@ -1,18 +1,23 @@
 """Train the corner-index classifier and export it to `vision/models/corner_cls.onnx`.
 
-    python -m vision.training.train_crops --epochs 30
+    python -m vision.training.mine        # first: the detector's candidates, labelled
+    python -m vision.training.train_crops --px 32 --mined 0.35 --balanced --steps 20000
 
 The detector (`train.py`) finds where corner indices are; this small network reads each
-one from a square crop (`CROP_PX` pixels) around it: the 52 cards, `JOKER`, `BACK` and
-`NONE` (not a corner index: it lets the reader drop false detections). Crops come from
-the development set's labelled boxes (not its held-back fifth), the 52 large index crops
-and synthetic scenes, with rotation (any multiple of 90 degrees plus a tilt), aspect,
-scale, shift, blur, noise and colour changes.
+one from a square crop (`--px` pixels; the runtime reads the size from
+`corner_cls.json`, written beside the model) around it: rank (13 + `JOKER` + `BACK` +
+`NONE` = not a corner index, which lets the reader drop false detections) and suit. A
+batch mixes crops of the development set's labelled boxes (not its held-back fifth; half
+of them drawn class-balanced with `--balanced`), the detector's own candidates on the
+training photos (`--mined`: the framing and the false peaks the classifier really gets),
+the 52 large index crops and synthetic scenes, with rotation, aspect, scale, shift, blur,
+noise, JPEG and colour changes. Batches are made in a worker process (`--workers`).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import time
@@ -32,8 +37,11 @@ NONE = len(CLASSES)  # the extra "not a corner index" class
 CACHE = Path(__file__).resolve().parent / "cache"
 
 
+WIDTHS = (16, 32, 64, 128)
+
+
 class CropNet(nn.Module):
-    def __init__(self) -> None:
+    def __init__(self, widths: tuple[int, ...] = WIDTHS) -> None:
         super().__init__()
 
         def block(i: int, o: int) -> nn.Sequential:
@@ -41,12 +49,13 @@ class CropNet(nn.Module):
                                  nn.ReLU(True), nn.Conv2d(o, o, 3, 1, 1, bias=False),
                                  nn.BatchNorm2d(o), nn.ReLU(True), nn.MaxPool2d(2))
 
-        self.features = nn.Sequential(block(3, 16), block(16, 32), block(32, 64), block(64, 96))
+        chans = (3, *widths)
+        self.features = nn.Sequential(*(block(i, o) for i, o in zip(chans[:-1], chans[1:], strict=True)))
         self.drop = nn.Dropout(0.2)
         # factorised reading: rank (13 + JOKER + BACK + NONE) and suit (4), each class of
         # the product sees four (thirteen) times more examples than a 52-way head would
-        self.rank = nn.Linear(96, len(RANK_CLASSES))
-        self.suit = nn.Linear(96, len(SUITS))
+        self.rank = nn.Linear(widths[-1], len(RANK_CLASSES))
+        self.suit = nn.Linear(widths[-1], len(SUITS))
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         f = self.features(x)
@@ -54,17 +63,25 @@ class CropNet(nn.Module):
         return self.rank(f), self.suit(f)
 
 
-def sample_crop(s: Sample, rnd: random.Random) -> tuple[np.ndarray, int]:
+PX = CROP_PX  # the crop size trained for (`--px`); the runtime's CROP_PX must match
+ANY_ANGLE = 0.25  # share of crops turned by any angle (the rest upright or upside down)
+SIDE_JITTER = 0.12  # log-normal spread of the crop side (the detector's sizes are rough)
+
+
+def _angle(rnd: random.Random) -> float:
+    if rnd.random() < ANY_ANGLE:
+        return rnd.uniform(0, 360)
+    return rnd.choice((0, 180)) + rnd.gauss(0, 12)
+
+
+def sample_crop(s: Sample, rnd: random.Random, box: int | None = None) -> tuple[np.ndarray, int]:
     ax = rnd.uniform(*s.aspect_range)
-    if len(s.boxes) and rnd.random() < 0.85:
-        x, y, w, h, c = s.boxes[rnd.randrange(len(s.boxes))]
-        side = max(w * ax, h) * CROP_SCALE * math.exp(rnd.gauss(0, 0.12))
+    if len(s.boxes) and (box is not None or rnd.random() < 0.85):
+        k = rnd.randrange(len(s.boxes)) if box is None else box
+        x, y, w, h, c = s.boxes[k]
+        side = max(w * ax, h) * CROP_SCALE * math.exp(rnd.gauss(0, SIDE_JITTER))
         jx, jy = rnd.gauss(0, 0.07) * side, rnd.gauss(0, 0.07) * side
-        if rnd.random() < 0.75:
-            angle = rnd.choice((0, 180)) + rnd.gauss(0, 12)
-        else:
-            angle = rnd.uniform(0, 360)
-        return crop_at(s.image, x + jx / ax, y + jy, side, angle, ax), int(c)
+        return crop_at(s.image, x + jx / ax, y + jy, side, _angle(rnd), ax, PX), int(c)
     # a background crop: away from every labelled box
     h_img, w_img = s.image.shape[:2]
     med = float(np.median(s.boxes[:, 3])) if len(s.boxes) else 40.0
@@ -72,9 +89,50 @@ def sample_crop(s: Sample, rnd: random.Random) -> tuple[np.ndarray, int]:
         cx, cy = rnd.uniform(0, w_img), rnd.uniform(0, h_img)
         if all(abs(cx - b[0]) > b[2] * 0.9 or abs(cy - b[1]) > b[3] * 0.9 for b in s.boxes):
             side = med * CROP_SCALE * math.exp(rnd.gauss(0, 0.4))
-            return crop_at(s.image, cx, cy, side, rnd.uniform(0, 360), ax), NONE
+            return crop_at(s.image, cx, cy, side, rnd.uniform(0, 360), ax, PX), NONE
     x, y, w, h, c = s.boxes[0]
-    return crop_at(s.image, x, y, max(w, h) * CROP_SCALE, 0, ax), int(c)
+    return crop_at(s.image, x, y, max(w, h) * CROP_SCALE, 0, ax, PX), int(c)
+
+
+class Mined:
+    """The detector's candidates on the training photos (`mine.py`), drawn half on
+    labelled indices and half not, read as the recogniser reads them."""
+
+    def __init__(self, path: Path, samples: list[Sample]) -> None:
+        rows = np.load(path)["rows"]
+        self.samples = samples
+        self.pos = rows[rows[:, 6] < NONE]
+        self.neg = rows[rows[:, 6] == NONE]
+
+    def crop(self, rnd: random.Random) -> tuple[np.ndarray, int]:
+        rows = self.pos if rnd.random() < 0.55 else self.neg
+        k, cx, cy, side, ax, _score, label = rows[rnd.randrange(len(rows))]
+        side *= math.exp(rnd.gauss(0, SIDE_JITTER))
+        jx, jy = rnd.gauss(0, 0.04) * side, rnd.gauss(0, 0.04) * side
+        angle = rnd.uniform(0, 360) if rnd.random() < ANY_ANGLE else rnd.gauss(0, 5)
+        img = self.samples[int(k)].image
+        return crop_at(img, cx + jx / ax, cy + jy, side, angle, ax, PX), int(label)
+
+
+class Balanced:
+    """Labelled boxes drawn class by class (square-root balanced), so that the rare
+    classes (jokers above all: 30 photos) are read as often as they need."""
+
+    def __init__(self, samples: list[Sample]) -> None:
+        by_class: dict[int, list[tuple[int, int]]] = {}
+        for i, s in enumerate(samples):
+            for j, b in enumerate(s.boxes):
+                by_class.setdefault(int(b[4]), []).append((i, j))
+        self.samples = samples
+        self.classes = sorted(by_class)
+        self.boxes = by_class
+        w = np.sqrt([len(by_class[c]) for c in self.classes])
+        self.cum = np.cumsum(w / w.sum())
+
+    def crop(self, rnd: random.Random) -> tuple[np.ndarray, int]:
+        c = self.classes[min(int(np.searchsorted(self.cum, rnd.random())), len(self.cum) - 1)]
+        i, j = self.boxes[c][rnd.randrange(len(self.boxes[c]))]
+        return sample_crop(self.samples[i], rnd, j)
 
 
 def synth_crops(rnd: random.Random, n: int) -> list[tuple[np.ndarray, int]]:
@@ -98,10 +156,18 @@ def jpeg(img: np.ndarray, rnd: random.Random) -> np.ndarray:
 
 
 def batch(samples: list[Sample], n: int, rnd: random.Random, synth: float,
-          jpeg_noise: bool = False):
-    items = [sample_crop(samples[rnd.randrange(len(samples))], rnd)
-             for _ in range(n - int(n * synth))]
-    items += synth_crops(rnd, int(n * synth)) if synth > 0 else []
+          jpeg_noise: bool = False, mined: tuple[Mined, float] | None = None,
+          balanced: Balanced | None = None):
+    n_synth = int(n * synth)
+    n_mined = int(n * mined[1]) if mined else 0
+    items = []
+    for _ in range(n - n_synth - n_mined):
+        if balanced is not None and rnd.random() < 0.5:
+            items.append(balanced.crop(rnd))
+        else:
+            items.append(sample_crop(samples[rnd.randrange(len(samples))], rnd))
+    items += [mined[0].crop(rnd) for _ in range(n_mined)] if mined else []
+    items += synth_crops(rnd, n_synth) if synth > 0 else []
     if jpeg_noise:
         items = [(jpeg(img, rnd), c) for img, c in items]
     xs = np.stack([photometric(img, rnd).transpose(2, 0, 1) for img, _ in items])
@@ -124,7 +190,7 @@ def held_back_accuracy(model: CropNet, items: list) -> float:
         for s in items:
             crops, labels = [], []
             for x, y, w, h, c in s.boxes:
-                crops.append(crop_at(s.image, x, y, max(w, h) * CROP_SCALE, 0))
+                crops.append(crop_at(s.image, x, y, max(w, h) * CROP_SCALE, 0, 1.0, PX))
                 labels.append(int(c))
             if not crops:
                 continue
@@ -139,7 +205,31 @@ def held_back_accuracy(model: CropNet, items: list) -> float:
     return right / max(total, 1)
 
 
+class Batches(torch.utils.data.IterableDataset):
+    """Training batches made in a worker process, so that one core makes crops while the
+    other trains."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+
+    def __iter__(self):
+        args = self.args
+        info = torch.utils.data.get_worker_info()
+        seed = args.seed + (info.id if info else 0)
+        rnd = random.Random(seed)
+        np.random.seed(seed)
+        cv2.setNumThreads(1)
+        dev = load_dev_set()
+        train = load_samples([it for it in dev if args.all or not it.held_back])
+        mined = (Mined(args.mined_file, train), args.mined) if args.mined > 0 else None
+        balanced = Balanced(train) if args.balanced else None
+        train += load_corner_crops()
+        while True:
+            yield batch(train, args.batch, rnd, args.synth, args.jpeg, mined, balanced)
+
+
 def main() -> None:
+    global PX, ANY_ANGLE, SIDE_JITTER
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--batch", type=int, default=64)
@@ -149,16 +239,25 @@ def main() -> None:
     ap.add_argument("--jpeg", action="store_true", help="JPEG re-encoding augmentation")
     ap.add_argument("--init", type=Path, default=None)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1, help="processes making batches")
+    ap.add_argument("--px", type=int, default=CROP_PX, help="crop size (runtime CROP_PX)")
+    ap.add_argument("--any-angle", type=float, default=ANY_ANGLE)
+    ap.add_argument("--side-jitter", type=float, default=SIDE_JITTER)
+    ap.add_argument("--mined", type=float, default=0.0,
+                    help="share of the batch from the detector's mined candidates (mine.py)")
+    ap.add_argument("--mined-file", type=Path, default=CACHE / "mined.npz")
+    ap.add_argument("--balanced", action="store_true",
+                    help="draw half the labelled crops class-balanced")
+    ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=CLS_MODEL_PATH)
+    ap.add_argument("--save", type=Path, default=CACHE / "cls_last.pt")
     ap.add_argument("--eval-every", type=int, default=250)
     args = ap.parse_args()
+    PX, ANY_ANGLE, SIDE_JITTER = args.px, args.any_angle, args.side_jitter
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
-    rnd = random.Random(1)
-    np.random.seed(1)
-    torch.manual_seed(1)
+    torch.manual_seed(args.seed)
     dev = load_dev_set()
-    train = load_samples([it for it in dev if args.all or not it.held_back]) + load_corner_crops()
     val = load_samples([it for it in dev if it.held_back])
     model = CropNet()
     if args.init:
@@ -168,8 +267,12 @@ def main() -> None:
                                                 pct_start=0.1)
     t0 = time.time()
     CACHE.mkdir(parents=True, exist_ok=True)
-    for step in range(1, args.steps + 1):
-        x, y = batch(train, args.batch, rnd, args.synth, args.jpeg)
+    loader = torch.utils.data.DataLoader(Batches(args), batch_size=None,
+                                         num_workers=args.workers, prefetch_factor=4
+                                         if args.workers else None)
+    for step, (x, y) in enumerate(loader, start=1):
+        if step > args.steps:
+            break
         rank_y, suit_y = split_targets(y)
         pr, ps = model(x)
         loss = F.cross_entropy(pr, rank_y, label_smoothing=0.05)
@@ -184,17 +287,19 @@ def main() -> None:
             print(f"step {step} loss {loss.item():.3f} {time.time() - t0:.0f}s", flush=True)
         if step % args.eval_every == 0 or step == args.steps:
             export(model, args.out)
-            torch.save(model.state_dict(), CACHE / "cls_last.pt")
+            torch.save(model.state_dict(), args.save)
             print("held-back crop accuracy", round(held_back_accuracy(model, val), 3), flush=True)
 
 
 def export(model: CropNet, path: Path) -> None:
     model.eval()
     path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(model, torch.zeros(1, 3, CROP_PX, CROP_PX), str(path),
+    torch.onnx.export(model, torch.zeros(1, 3, PX, PX), str(path),
                       input_names=["crops"], output_names=["rank", "suit"], opset_version=13,
                       dynamic_axes={"crops": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"}},
                       dynamo=False)
+    # the runtime reads the crop size it must cut from this file (vision.detector.CROP_PX)
+    path.with_suffix(".json").write_text(json.dumps({"crop_px": PX}) + "\n", encoding="utf-8")
     model.train()
 
 

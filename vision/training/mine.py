@@ -1,0 +1,81 @@
+"""Mine the detector's candidates on the training photos, for the crop classifier.
+
+    python -m vision.training.mine            # writes vision/training/cache/mined.npz
+
+The crop classifier reads what the detector proposes: crops centred where the detector's
+peak is, sized by its size head, and many that are not corner indices at all (a pip in a
+card's middle, a suit without its rank, the blanket's pattern). Training it only on crops
+of the labelled boxes teaches it a cleaner framing than it ever gets. This script runs the
+shipped detector (`Detector.candidates`, the same passes and threshold as the recogniser)
+on every training photo at its stretched and restored aspect, and labels each candidate
+with the class of the labelled box it falls on, or `NONE`. The held-back fifth and the
+hold-out are never read.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detector import CROP_SCALE, Detector
+from vision.labels import ASPECT, CLASSES, load_dev_set
+
+NONE = len(CLASSES)
+CACHE = Path(__file__).resolve().parent / "cache"
+MINED = CACHE / "mined.npz"
+MATCH = 0.6  # a candidate within this many box sizes of a labelled centre reads as it
+THRESHOLD = 0.08  # the recogniser's weakest candidates (reader.CANDIDATE_THRESHOLD)
+
+
+def aspects(subset: str) -> tuple[float, ...]:
+    a = ASPECT[subset]
+    return (1.0, a) if a > 1 else (1.0, 1.25, 0.8)
+
+
+def mine(items: list, det: Detector) -> dict[str, np.ndarray]:
+    rows = []
+    for k, it in enumerate(items):
+        img = cv2.imread(str(it.path), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        gt = np.array([(x * w, y * h, bw * w, bh * h) for _, x, y, bw, bh in it.boxes],
+                      np.float64).reshape(-1, 4)
+        names = [b[0] for b in it.boxes]
+        for ax in aspects(it.subset):
+            view = img if ax == 1.0 else cv2.resize(img, (round(w * ax), h))
+            for c in det.candidates(view, THRESHOLD):
+                label = NONE
+                if len(gt):
+                    gx, gy = gt[:, 0] * ax, gt[:, 1]
+                    size = np.maximum(gt[:, 2] * ax, gt[:, 3])
+                    dist = np.hypot(gx - c.x, gy - c.y)
+                    j = int(np.argmin(dist))
+                    if abs(gx[j] - c.x) < MATCH * size[j] and abs(gy[j] - c.y) < MATCH * size[j]:
+                        label = CLASSES.index(names[j])
+                side = max(c.w, c.h) * CROP_SCALE
+                rows.append((k, c.x / ax, c.y, side, ax, c.score, label))
+    arr = np.array(rows, np.float64).reshape(-1, 7)
+    stems = np.array([f"{it.subset}/{it.stem}" for it in items])
+    return {"rows": arr, "stems": stems}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, default=MINED)
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    items = [it for it in load_dev_set() if not it.held_back]
+    data = mine(items, Detector())
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(args.out, **data)
+    labels = data["rows"][:, 6]
+    print(f"{len(labels)} candidates on {len(items)} photos, "
+          f"{int((labels < NONE).sum())} on a labelled index; written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

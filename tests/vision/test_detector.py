@@ -1,0 +1,66 @@
+"""The detector/classifier pair: the crop size the shipped classifier expects, the joker
+prior correction, and the mined candidates the classifier is trained on."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.detector import CLS_MODEL_PATH, CROP_PX, Detector, class_probs, crop_at
+from vision.labels import CLASSES, JOKER, RANK_CLASSES, SUITS, load_dev_set
+
+
+def logits(rank: dict[str, float], suit: str = "S") -> tuple[np.ndarray, np.ndarray]:
+    """Rank and suit logits whose softmax gives `rank` (the rest spread evenly)."""
+    p = np.full(len(RANK_CLASSES), (1 - sum(rank.values())) / (len(RANK_CLASSES) - len(rank)))
+    for name, q in rank.items():
+        p[RANK_CLASSES.index(name)] = q
+    s = np.full(len(SUITS), 0.01)
+    s[SUITS.index(suit)] = 0.97
+    return np.log(p)[None], np.log(s)[None]
+
+
+def test_crop_size_is_the_shipped_classifiers() -> None:
+    """The runtime cuts the crops the shipped classifier was trained on."""
+    meta = json.loads(CLS_MODEL_PATH.with_suffix(".json").read_text(encoding="utf-8"))
+    assert CROP_PX == meta["crop_px"]
+    img = np.zeros((200, 300, 3), np.uint8)
+    assert crop_at(img, 100, 100, 40).shape == (CROP_PX, CROP_PX, 3)
+
+
+def test_joker_prior_keeps_a_clear_joker_and_drops_a_doubtful_one() -> None:
+    """JOKER_PRIOR: class-balanced training made jokers too likely; a clear joker corner
+    still reads as a joker, a doubtful one (a pip, a picture card) reads as "not an index"
+    or its next reading instead."""
+    joker = CLASSES.index(JOKER)
+    clear = class_probs(*logits({JOKER: 0.95, "NONE": 0.02}))[0]
+    assert clear.argmax() == joker and clear[joker] > 0.8
+    doubtful = class_probs(*logits({JOKER: 0.45, "NONE": 0.35, "Q": 0.15}))[0]
+    assert doubtful[joker] < 0.3
+    assert doubtful.sum() < 0.7  # most of the mass is "not an index"
+    # a card reading is untouched but for the renormalisation
+    card = class_probs(*logits({"Q": 0.9}, "H"))[0]
+    assert CLASSES[card.argmax()] == "QH" and card.max() > 0.85
+
+
+@pytest.mark.usefixtures("carddata", "model")
+def test_mined_candidates_are_labelled_by_the_index_they_fall_on() -> None:
+    """mine.py: the detector's candidates on a training photo; those on a labelled index
+    carry its class, the others are NONE, and the held-back fifth is not mined."""
+    from vision.training.mine import MATCH, NONE, mine
+
+    item = next(it for it in load_dev_set(("phone_std",)) if not it.held_back and it.boxes)
+    rows = mine([item], Detector())["rows"]
+    labels = set(rows[:, 6].astype(int))
+    assert NONE in labels
+    positives = rows[rows[:, 6] < NONE]
+    assert len(positives), "no candidate fell on a labelled index"
+    h, w = 640, 640  # the development photos' size
+    for _k, x, y, _side, ax, _score, label in positives:
+        # matched in the view stretched by `ax`; x is in the photo's own pixels
+        near = [b for b in item.boxes if b[0] == CLASSES[int(label)]
+                and abs(b[1] * w - x) * ax < MATCH * max(b[3] * w * ax, b[4] * h)
+                and abs(b[2] * h - y) < MATCH * max(b[3] * w * ax, b[4] * h)]
+        assert near, (CLASSES[int(label)], x, y, ax)

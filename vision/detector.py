@@ -230,8 +230,8 @@ class Detector:
         corners: list[Corner] = []
         for blob, scale in pyramid(image):
             self.net.setInput(blob)
-            # the network's own class head is not read (the crop classifier reads better);
-            # cv2.dnn then skips computing it
+            # the shipped graph has no class head: train.py exports heat and size only
+            # (cv2.dnn computes every layer of a graph; the crop classifier reads better)
             heat, size = self.net.forward(["heat", "size"])
             corners = merge(corners, decode(heat, size, scale, threshold))
         return corners[:MAX_CANDIDATES]

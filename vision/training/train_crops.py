@@ -50,7 +50,8 @@ class CropNet(nn.Module):
                                  nn.BatchNorm2d(o), nn.ReLU(True), nn.MaxPool2d(2))
 
         chans = (3, *widths)
-        self.features = nn.Sequential(*(block(i, o) for i, o in zip(chans[:-1], chans[1:], strict=True)))
+        pairs = zip(chans[:-1], chans[1:], strict=True)
+        self.features = nn.Sequential(*(block(i, o) for i, o in pairs))
         self.drop = nn.Dropout(0.2)
         # factorised reading: rank (13 + JOKER + BACK + NONE) and suit (4), each class of
         # the product sees four (thirteen) times more examples than a 52-way head would
@@ -95,12 +96,23 @@ def sample_crop(s: Sample, rnd: random.Random, box: int | None = None) -> tuple[
 
 
 class Mined:
-    """The detector's candidates on the training photos (`mine.py`), drawn half on
-    labelled indices and half not, read as the recogniser reads them."""
+    """The detector's candidates on the training photos (`mine.py`), 55 % drawn on a
+    labelled index and the rest not, cut as the recogniser cuts them."""
 
-    def __init__(self, path: Path, samples: list[Sample]) -> None:
-        rows = np.load(path)["rows"]
-        self.samples = samples
+    def __init__(self, path: Path) -> None:
+        data = np.load(path)
+        rows = data["rows"]
+        # the photos by the names mine.py stored (its row k is the k-th stem)
+        by_name = {f"{it.subset}/{it.stem}": it for it in load_dev_set()}
+        self.samples = []
+        for name in data["stems"]:
+            it = by_name[str(name)]
+            if it.held_back:
+                raise ValueError(f"{name} is held back: mined candidates must not use it")
+            loaded = load_samples([it])
+            if not loaded:
+                raise ValueError(f"cannot read {it.path}")
+            self.samples.append(loaded[0])
         self.pos = rows[rows[:, 6] < NONE]
         self.neg = rows[rows[:, 6] == NONE]
 
@@ -221,7 +233,7 @@ class Batches(torch.utils.data.IterableDataset):
         cv2.setNumThreads(1)
         dev = load_dev_set()
         train = load_samples([it for it in dev if args.all or not it.held_back])
-        mined = (Mined(args.mined_file, train), args.mined) if args.mined > 0 else None
+        mined = (Mined(args.mined_file), args.mined) if args.mined > 0 else None
         balanced = Balanced(train) if args.balanced else None
         train += load_corner_crops()
         while True:

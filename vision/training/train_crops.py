@@ -99,20 +99,14 @@ class Mined:
     """The detector's candidates on the training photos (`mine.py`), 55 % drawn on a
     labelled index and the rest not, cut as the recogniser cuts them."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, photos: dict[str, Sample]) -> None:
         data = np.load(path)
         rows = data["rows"]
-        # the photos by the names mine.py stored (its row k is the k-th stem)
-        by_name = {f"{it.subset}/{it.stem}": it for it in load_dev_set()}
-        self.samples = []
-        for name in data["stems"]:
-            it = by_name[str(name)]
-            if it.held_back:
-                raise ValueError(f"{name} is held back: mined candidates must not use it")
-            loaded = load_samples([it])
-            if not loaded:
-                raise ValueError(f"cannot read {it.path}")
-            self.samples.append(loaded[0])
+        # mine.py's row k is on its k-th photo, stored by name ("subset/stem")
+        missing = [str(n) for n in data["stems"] if str(n) not in photos]
+        if missing:
+            raise ValueError(f"mined photos not among the training photos: {missing[:3]}")
+        self.samples = [photos[str(n)] for n in data["stems"]]
         self.pos = rows[rows[:, 6] < NONE]
         self.neg = rows[rows[:, 6] == NONE]
 
@@ -232,8 +226,10 @@ class Batches(torch.utils.data.IterableDataset):
         np.random.seed(seed)
         cv2.setNumThreads(1)
         dev = load_dev_set()
-        train = load_samples([it for it in dev if args.all or not it.held_back])
-        mined = (Mined(args.mined_file), args.mined) if args.mined > 0 else None
+        photos = {f"{it.subset}/{it.stem}": loaded[0] for it in dev
+                  if (args.all or not it.held_back) and (loaded := load_samples([it]))}
+        train = list(photos.values())
+        mined = (Mined(args.mined_file, photos), args.mined) if args.mined > 0 else None
         balanced = Balanced(train) if args.balanced else None
         train += load_corner_crops()
         while True:

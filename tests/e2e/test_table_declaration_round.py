@@ -18,13 +18,7 @@ def test_pass_button_logs_a_pass_and_shows_round_violations_000_s002_3_4(
 ) -> None:
     token, match_id = seed_match(live_app, rulebook="eighty-rr")
     tablet = Tablet(page, live_server, token, match_id).open()
-    tablet.seat_players(["赵", "钱", "孙", "李"])
-    tablet.tap("#next-deal")
-    tablet.settle(2)
-    tablet.seat(0)
-    tablet.card("2S")
-    tablet.tap("#btn-declare")
-    tablet.settle(3)
+    tablet.declare_two_spades()
     assert page.inner_text("#btn-pass") == "不反"
     assert "表态" in page.inner_text("#round-hint")
     # 不反 by seat 1 (the declarer's 下家): two taps

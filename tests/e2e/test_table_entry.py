@@ -10,6 +10,7 @@ the engine's replay of that record.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -50,6 +51,10 @@ def log_kinds(live_app: Any, match_id: int) -> list[str]:
         kinds = [row.kind for row in rows]
         db.session.remove()
         return kinds
+
+
+PLAYERS = ("赵", "钱", "孙", "李")
+BURY = ("3C", "4C", "6C", "7C", "8C", "9C", "3D", "4D")  # the 8 cards seat 0 buries after declaring 2♠
 
 
 class Tablet:
@@ -103,6 +108,25 @@ class Tablet:
         before = self.seq()
         self.tap("#confirm")
         self.settle(before + 1)
+
+    def declare_two_spades(self, names: Sequence[str] = PLAYERS) -> None:
+        """Seat the players, open deal 1 and declare 2♠ for seat 0 (seq 3)."""
+        self.seat_players(list(names))
+        self.tap("#next-deal")
+        self.settle(2)
+        self.seat(0)
+        self.card("2S")
+        self.tap("#btn-declare")
+        self.settle(3)
+
+    def ready_to_play(self, names: Sequence[str] = PLAYERS) -> None:
+        """`declare_two_spades`, then bury `BURY`: the first trick is next (seq 4)."""
+        self.declare_two_spades(names)
+        self.tap("#btn-to-bury")
+        for card in BURY:
+            self.card(card)
+        self.tap("#confirm")
+        self.settle(4)
 
 
 def simulated(game: str, seed: int) -> dict[str, Any]:
@@ -252,18 +276,7 @@ def test_four_single_trick_takes_five_taps(live_app: Any, live_server: str, page
     """Issue 5: a referee must be able to log a 4-single trick in 5 taps (count them)."""
     token, match_id = seed_match(live_app)
     tablet = Tablet(page, live_server, token, match_id).open()
-    tablet.seat_players(["赵", "钱", "孙", "李"])
-    tablet.tap("#next-deal")
-    tablet.settle(2)
-    tablet.seat(0)
-    tablet.card("2S")
-    tablet.tap("#btn-declare")
-    tablet.settle(3)
-    tablet.tap("#btn-to-bury")
-    for card in ["3C", "4C", "6C", "7C", "8C", "9C", "3D", "4D"]:
-        tablet.card(card)
-    tablet.tap("#confirm")
-    tablet.settle(4)
+    tablet.ready_to_play()
     taps = enter_trick(tablet, {"type": "trick", "leader": 0, "plays": [["KH"], ["AH"], ["5H"], ["3H"]]})
     assert taps == 5
     deal = tablet.state()["deal"]
@@ -278,18 +291,7 @@ def test_camera_detections_prefill_the_trick_and_post_nothing(
     """The camera (static/js/camera.js) pre-fills the draft; only the confirm tap posts."""
     token, match_id = seed_match(live_app)
     tablet = Tablet(page, live_server, token, match_id).open()
-    tablet.seat_players(["赵", "钱", "孙", "李"])
-    tablet.tap("#next-deal")
-    tablet.settle(2)
-    tablet.seat(0)
-    tablet.card("2S")
-    tablet.tap("#btn-declare")
-    tablet.settle(3)
-    tablet.tap("#btn-to-bury")
-    for card in ["3C", "4C", "6C", "7C", "8C", "9C", "3D", "4D"]:
-        tablet.card(card)
-    tablet.tap("#confirm")
-    tablet.settle(4)
+    tablet.ready_to_play()
     page.evaluate("""document.dispatchEvent(new CustomEvent('camera:detections', {detail: {
         cards: [],
         perSeat: {"0": [{card: "KH", confidence: 0.9}], "1": [{card: "AH", confidence: 0.8}],
@@ -302,21 +304,6 @@ def test_camera_detections_prefill_the_trick_and_post_nothing(
     assert tablet.state()["deal"]["last_trick"]["winner"] == 1
 
 
-def ready_to_play(tablet: Tablet) -> None:
-    """Seat, open deal 1, declare 2♠ for seat 0, bury: the first trick is next (seq 4)."""
-    tablet.seat_players(["赵", "钱", "孙", "李"])
-    tablet.tap("#next-deal")
-    tablet.settle(2)
-    tablet.seat(0)
-    tablet.card("2S")
-    tablet.tap("#btn-declare")
-    tablet.settle(3)
-    tablet.tap("#btn-to-bury")
-    for card in ["3C", "4C", "6C", "7C", "8C", "9C", "3D", "4D"]:
-        tablet.card(card)
-    tablet.tap("#confirm")
-    tablet.settle(4)
-
 
 def test_failed_throw_penalty_and_a_proved_revoke(live_app: Any, live_server: str, page: Any) -> None:
     """甩牌失败 with its blocker and blocking cards (throw_fail, 10 per thrown card in
@@ -324,7 +311,7 @@ def test_failed_throw_penalty_and_a_proved_revoke(live_app: Any, live_server: st
     proves three tricks later, shown with the trick that proves it."""
     token, match_id = seed_match(live_app)
     tablet = Tablet(page, live_server, token, match_id).open()
-    ready_to_play(tablet)
+    tablet.ready_to_play()
     # the leader throws A♥ K♥; seat 2 shows A♥: the throw fails, K♥ is the forced play
     tablet.tap('#lead-size button[data-size="0"]')
     tablet.card("AH")
@@ -368,7 +355,7 @@ def test_quick_entry_of_a_shengji_deal(live_app: Any, live_server: str, page: An
     (union-2deck: a pair wins the last trick, bottom ×4)."""
     token, match_id = seed_match(live_app)
     tablet = Tablet(page, live_server, token, match_id).open()
-    ready_to_play(tablet)
+    tablet.ready_to_play()
     tablet.tab("quick")
     page.fill("#quick-defender", "85")
     page.fill("#quick-bottom", "20")
@@ -419,7 +406,7 @@ def test_a_seat_tapped_mid_trick_enters_its_cards_again(live_app: Any, live_serv
     """A wrong card for one follower: tap that seat, enter its card again, confirm."""
     token, match_id = seed_match(live_app)
     tablet = Tablet(page, live_server, token, match_id).open()
-    ready_to_play(tablet)
+    tablet.ready_to_play()
     for card in ["KH", "QH", "5H", "3H"]:  # seat 1 really played A♥
         tablet.card(card)
     tablet.seat(1)
@@ -444,18 +431,7 @@ def test_camera_request_gets_expected_counts_played_cards_and_bottom_seat(
     """camera.js asks before a photo: per-seat counts from the lead, copies already played."""
     token, match_id = seed_match(live_app)
     tablet = Tablet(page, live_server, token, match_id).open()
-    tablet.seat_players(["赵", "钱", "孙", "李"])
-    tablet.tap("#next-deal")
-    tablet.settle(2)
-    tablet.seat(0)
-    tablet.card("2S")
-    tablet.tap("#btn-declare")
-    tablet.settle(3)
-    tablet.tap("#btn-to-bury")
-    for card in ["3C", "4C", "6C", "7C", "8C", "9C", "3D", "4D"]:
-        tablet.card(card)
-    tablet.tap("#confirm")
-    tablet.settle(4)
+    tablet.ready_to_play()
     tablet.tap('#lead-size button[data-size="1"]')
     tablet.seat(0)
     detail = page.evaluate(CAMERA_REQUEST)

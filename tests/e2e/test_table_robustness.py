@@ -15,24 +15,8 @@ from typing import Any
 
 from test_table_entry import Tablet, log_kinds, seed_match
 
-BURY = ["3C", "4C", "6C", "7C", "8C", "9C", "3D", "4D"]
 TABLET = {"width": 1024, "height": 768}
 
-
-def ready_to_play(tablet: Tablet) -> None:
-    """Seat, open deal 1, declare 2♠ for seat 0 and bury: the first trick is next (seq 4)."""
-    tablet.seat_players(["赵", "钱", "孙", "李"])
-    tablet.tap("#next-deal")
-    tablet.settle(2)
-    tablet.seat(0)
-    tablet.card("2S")
-    tablet.tap("#btn-declare")
-    tablet.settle(3)
-    tablet.tap("#btn-to-bury")
-    for card in BURY:
-        tablet.card(card)
-    tablet.tap("#confirm")
-    tablet.settle(4)
 
 
 def tap_trick(tablet: Tablet, plays: list[str]) -> None:
@@ -55,7 +39,7 @@ def test_second_tablet_sees_entries_live_and_a_stale_entry_conflicts(
 ) -> None:
     token, match_id = seed_match(live_app)
     first = Tablet(page, live_server, token, match_id).open()
-    ready_to_play(first)
+    first.ready_to_play()
     context, other_page = second_tablet(browser, first.url)
     try:
         second = Tablet(other_page, live_server, token, match_id)
@@ -98,7 +82,7 @@ def test_offline_entries_survive_a_reload_and_are_sent_once(
 ) -> None:
     token, match_id = seed_match(live_app)
     tablet = Tablet(page, live_server, token, match_id).open()
-    ready_to_play(tablet)
+    tablet.ready_to_play()
     context.set_offline(True)
     tap_trick(tablet, ["KH", "AH", "5H", "3H"])
     page.wait_for_function("document.getElementById('net-badge').classList.contains('offline')")
@@ -127,7 +111,7 @@ def test_a_lost_answer_is_retried_with_the_same_key_and_stored_once(
 ) -> None:
     token, match_id = seed_match(live_app)
     tablet = Tablet(page, live_server, token, match_id).open()
-    ready_to_play(tablet)
+    tablet.ready_to_play()
     keys: list[str] = []
 
     def lose_the_answer(route: Any) -> None:
@@ -152,13 +136,7 @@ def test_a_rejected_entry_shows_the_message_and_changes_nothing(
     """A trick before the bury is an invalid record: the tablet says why, nothing is stored."""
     token, match_id = seed_match(live_app)
     tablet = Tablet(page, live_server, token, match_id).open()
-    tablet.seat_players(["赵", "钱", "孙", "李"])
-    tablet.tap("#next-deal")
-    tablet.settle(2)
-    tablet.seat(0)
-    tablet.card("2S")
-    tablet.tap("#btn-declare")
-    tablet.settle(3)
+    tablet.declare_two_spades()
     tablet.tab("tricks")
     tablet.seat(0)  # nobody leads before the bury: the referee picks the leader
     tap_trick(tablet, ["KH", "AH", "5H", "3H"])
@@ -192,7 +170,7 @@ def test_a_trick_begun_before_the_other_tablets_entry_is_held_not_doubled(
     second copy of the trick) and B's view already shows A's trick."""
     token, match_id = seed_match(live_app)
     first = Tablet(page, live_server, token, match_id).open()
-    ready_to_play(first)
+    first.ready_to_play()
     context, other_page = second_tablet(browser, first.url)
     try:
         second = Tablet(other_page, live_server, token, match_id)

@@ -205,18 +205,7 @@ def test_english_portrait_trick_entry_fits(live_app: Any, live_server: str, brow
         page.wait_for_function(
             "window.tableApp !== undefined && document.documentElement.lang === 'en'"
         )
-        tablet.seat_players(["Zhao", "Qian", "Sun", "Li"])
-        tablet.tap("#next-deal")
-        tablet.settle(2)
-        tablet.seat(0)
-        tablet.card("2S")
-        tablet.tap("#btn-declare")
-        tablet.settle(3)
-        tablet.tap("#btn-to-bury")
-        for card in ["3C", "4C", "6C", "7C", "8C", "9C", "3D", "4D"]:
-            tablet.card(card)
-        tablet.tap("#confirm")
-        tablet.settle(4)
+        tablet.ready_to_play(["Zhao", "Qian", "Sun", "Li"])
         tablet.tap('#lead-size button[data-size="0"]')
         tablet.card("AH")
         tablet.card("KH")

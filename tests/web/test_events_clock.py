@@ -89,13 +89,7 @@ def test_time_up_marks_the_record_and_higher_level_wins_000(app: Any, factory: A
 
 def test_shuangkou_timed_mode_no_new_deal_in_last_three_minutes_003_s10(app: Any, factory: Any) -> None:
     """Seed 003 §十 定時法: 最後三分鐘停止下一副牌的比賽 — the clock says so."""
-    event = factory.event(rulebook="shuangkou-simple",
-                          options={"shuangkou_mode": "timed", "time_limit_minutes": 60})
-    factory.pair(event)
-    factory.pair(event)
-    ts.open_round(event.id, actor="td")
-    match = _first_match(event)
-    ts.start_clock(match.id, actor="ref")
+    match = _timed_shuangkou(factory)
     clock = db.session.execute(db.select(MatchClock).filter_by(match_id=match.id)).scalar_one()
     assert clock.limit_seconds == 3600
     clock.started_at = clock.started_at - timedelta(seconds=3600 - 170)

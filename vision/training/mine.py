@@ -8,8 +8,8 @@ card's middle, a suit without its rank, the blanket's pattern). Training it only
 of the labelled boxes teaches it a cleaner framing than it ever gets. This script runs the
 shipped detector (`Detector.candidates`, the same passes and threshold as the recogniser)
 on every training photo at its stretched and restored aspect, and labels each candidate
-with the class of the labelled box it falls on, or `NONE`. The held-back fifth and the
-hold-out are never read.
+with the class of the labelled box it falls on, or `NONE`. The held-back fifth is read only
+with `--all` (for models trained on every development photo); the hold-out never.
 """
 
 from __future__ import annotations
@@ -66,9 +66,11 @@ def mine(items: list, det: Detector) -> dict[str, np.ndarray]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, default=MINED)
+    ap.add_argument("--all", action="store_true",
+                    help="the held-back fifth too (for models trained with --all)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    items = [it for it in load_dev_set() if not it.held_back]
+    items = [it for it in load_dev_set() if args.all or not it.held_back]
     data = mine(items, Detector())
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(args.out, **data)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -20,14 +21,15 @@ MODEL_PATH = Path(__file__).resolve().parent / "models" / "corner_net.onnx"
 CLS_MODEL_PATH = Path(__file__).resolve().parent / "models" / "corner_cls.onnx"
 
 
-def _crop_px(model: Path) -> int:
-    """The crop size the shipped classifier was trained for (`corner_cls.json`, written
-    with the model by `vision/training/train_crops.py`)."""
-    meta = json.loads(model.with_suffix(".json").read_text(encoding="utf-8"))
-    return int(meta["crop_px"])
+def model_meta(model: Path = CLS_MODEL_PATH) -> dict[str, Any]:
+    """What `vision/training/train_crops.py` wrote beside the classifier (`corner_cls.json`):
+    `crop_px`, the crop size it was trained for, and `trained_on`, `"all"` when the
+    held-back fifth of the development set was trained on too, else `"train"`."""
+    meta: dict[str, Any] = json.loads(model.with_suffix(".json").read_text(encoding="utf-8"))
+    return meta
 
 
-CROP_PX = _crop_px(CLS_MODEL_PATH)  # the classifier reads a square crop this many pixels wide
+CROP_PX = int(model_meta()["crop_px"])  # the classifier reads a square crop this many pixels wide
 CROP_SCALE = 1.3  # crop side = CROP_SCALE x the longer side of the index box
 TTA_SCALES = (0.85, 1.0, 1.2)  # crop sizes (x CROP_SCALE) whose readings are averaged
 # only crops whose best class probability is below this are read at every size

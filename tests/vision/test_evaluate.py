@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vision.evaluate import Score, card_set, score_photo
+from vision.evaluate import Score, card_set, footnote, score_photo
 from vision.labels import is_held_back, load_dev_set
 
 
@@ -25,3 +25,10 @@ def test_held_back_split_is_stable_and_a_fifth(carddata) -> None:  # type: ignor
     assert 0.12 < len(held) / len(dev) < 0.28
     assert all(is_held_back(it.stem) for it in held)
     assert {it.subset for it in held} == {"webcam_multi", "phone_std", "phone_blackgold"}
+
+
+def test_footnote_does_not_call_training_figures_honest() -> None:
+    """Models trained on the held-back fifth too (`trained_on` "all") make every row a
+    training figure; only models trained without it make the held-back row honest."""
+    assert "every row is a training figure" in footnote("all")
+    assert "honest" in footnote("train") and "training figure" not in footnote("train")

@@ -67,6 +67,7 @@ class CropNet(nn.Module):
 PX = CROP_PX  # the crop size trained for (`--px`); the runtime's CROP_PX must match
 ANY_ANGLE = 0.25  # share of crops turned by any angle (the rest upright or upside down)
 SIDE_JITTER = 0.12  # log-normal spread of the crop side (the detector's sizes are rough)
+TRAINED_ON_ALL = False  # `--all`: the held-back fifth is trained on too (written to the json)
 
 
 def _angle(rnd: random.Random) -> float:
@@ -237,7 +238,7 @@ class Batches(torch.utils.data.IterableDataset):
 
 
 def main() -> None:
-    global PX, ANY_ANGLE, SIDE_JITTER
+    global PX, ANY_ANGLE, SIDE_JITTER, TRAINED_ON_ALL
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--batch", type=int, default=64)
@@ -262,6 +263,7 @@ def main() -> None:
     ap.add_argument("--eval-every", type=int, default=250)
     args = ap.parse_args()
     PX, ANY_ANGLE, SIDE_JITTER = args.px, args.any_angle, args.side_jitter
+    TRAINED_ON_ALL = args.all
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     torch.manual_seed(args.seed)
@@ -306,8 +308,10 @@ def export(model: CropNet, path: Path) -> None:
                       input_names=["crops"], output_names=["rank", "suit"], opset_version=13,
                       dynamic_axes={"crops": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"}},
                       dynamo=False)
-    # the runtime reads the crop size it must cut from this file (vision.detector.CROP_PX)
-    path.with_suffix(".json").write_text(json.dumps({"crop_px": PX}) + "\n", encoding="utf-8")
+    # the runtime reads the crop size it must cut from this file (vision.detector.CROP_PX);
+    # `make vision-eval` reads whether the held-back fifth was trained on
+    meta = {"crop_px": PX, "trained_on": "all" if TRAINED_ON_ALL else "train"}
+    path.with_suffix(".json").write_text(json.dumps(meta) + "\n", encoding="utf-8")
     model.train()
 
 

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from vision.detector import CLS_MODEL_PATH, CROP_PX, Detector, class_probs, crop_at
+from vision.detector import CLS_MODEL_PATH, CROP_PX, Detector, class_probs, crop_at, model_meta
 from vision.labels import CLASSES, JOKER, RANK_CLASSES, SUITS, load_dev_set
 
 
@@ -28,6 +28,13 @@ def test_crop_size_is_the_shipped_classifiers() -> None:
     assert CROP_PX == meta["crop_px"]
     img = np.zeros((200, 300, 3), np.uint8)
     assert crop_at(img, 100, 100, 40).shape == (CROP_PX, CROP_PX, 3)
+
+
+def test_shipped_models_say_what_they_were_trained_on() -> None:
+    """corner_cls.json records whether the held-back fifth was trained on, so that
+    `make vision-eval` does not present training figures as honest ones. The shipped
+    models are trained on every development photo (rebuild.sh, ALL=1)."""
+    assert model_meta(CLS_MODEL_PATH)["trained_on"] == "all"
 
 
 def test_joker_prior_keeps_a_clear_joker_and_drops_a_doubtful_one() -> None:

@@ -294,7 +294,8 @@ def main() -> None:
         if step % args.eval_every == 0 or step == args.steps:
             torch.save(model.state_dict(), CACHE / "last.pt")
             export(model, args.out)
-            print("held-back", evaluate(model, val_items), flush=True)
+            print("held-back" + (" (trained on, --all)" if args.all else ""),
+                  evaluate(model, val_items), flush=True)
     export(model, args.out)
     print("exported", args.out)
 

@@ -298,7 +298,8 @@ def main() -> None:
         if step % args.eval_every == 0 or step == args.steps:
             export(model, args.out)
             torch.save(model.state_dict(), args.save)
-            print("held-back crop accuracy", round(held_back_accuracy(model, val), 3), flush=True)
+            print("held-back crop accuracy" + (" (trained on, --all)" if args.all else ""),
+                  round(held_back_accuracy(model, val), 3), flush=True)
 
 
 def export(model: CropNet, path: Path) -> None:

@@ -24,6 +24,7 @@ import torch.nn.functional as F
 
 from vision.detector import MODEL_PATH, STRIDE, decode, prepare
 from vision.labels import ASPECT, CLASS_INDEX, LabelledImage, load_dev_set
+from vision.training.mine import MATCH
 from vision.training.net import CornerNet, CornerNetFast
 
 CROP = int(os.environ.get("CROP", "192"))
@@ -201,7 +202,7 @@ def evaluate(model: torch.nn.Module, items: list[LabelledImage],
             t = tally.setdefault(it.subset, [0, 0, 0, 0])
             for _name, x, y, bw, bh in it.boxes:
                 side = max(bw * w, bh * h)
-                t[0] += any(abs(c.x - x * w) < 0.6 * side and abs(c.y - y * h) < 0.6 * side
+                t[0] += any(abs(c.x - x * w) < MATCH * side and abs(c.y - y * h) < MATCH * side
                             for c in peaks)
                 t[1] += 1
             t[2] += len(peaks)

@@ -67,7 +67,6 @@ class CropNet(nn.Module):
 PX = CROP_PX  # the crop size trained for (`--px`); the runtime's CROP_PX must match
 ANY_ANGLE = 0.25  # share of crops turned by any angle (the rest upright or upside down)
 SIDE_JITTER = 0.12  # log-normal spread of the crop side (the detector's sizes are rough)
-TRAINED_ON_ALL = False  # `--all`: the held-back fifth is trained on too (written to the json)
 
 
 def _angle(rnd: random.Random) -> float:
@@ -238,7 +237,7 @@ class Batches(torch.utils.data.IterableDataset):
 
 
 def main() -> None:
-    global PX, ANY_ANGLE, SIDE_JITTER, TRAINED_ON_ALL
+    global PX, ANY_ANGLE, SIDE_JITTER
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--batch", type=int, default=64)
@@ -263,7 +262,6 @@ def main() -> None:
     ap.add_argument("--eval-every", type=int, default=250)
     args = ap.parse_args()
     PX, ANY_ANGLE, SIDE_JITTER = args.px, args.any_angle, args.side_jitter
-    TRAINED_ON_ALL = args.all
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     torch.manual_seed(args.seed)
@@ -296,13 +294,13 @@ def main() -> None:
         if step % 50 == 0:
             print(f"step {step} loss {loss.item():.3f} {time.time() - t0:.0f}s", flush=True)
         if step % args.eval_every == 0 or step == args.steps:
-            export(model, args.out)
+            export(model, args.out, args.all)
             torch.save(model.state_dict(), args.save)
             print("held-back crop accuracy" + (" (trained on, --all)" if args.all else ""),
                   round(held_back_accuracy(model, val), 3), flush=True)
 
 
-def export(model: CropNet, path: Path) -> None:
+def export(model: CropNet, path: Path, all_photos: bool) -> None:
     model.eval()
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, torch.zeros(1, 3, PX, PX), str(path),
@@ -311,7 +309,7 @@ def export(model: CropNet, path: Path) -> None:
                       dynamo=False)
     # the runtime reads the crop size it must cut from this file (vision.detector.CROP_PX);
     # `make vision-eval` reads whether the held-back fifth was trained on
-    meta = {"crop_px": PX, "trained_on": "all" if TRAINED_ON_ALL else "train"}
+    meta = {"crop_px": PX, "trained_on": "all" if all_photos else "train"}
     path.with_suffix(".json").write_text(json.dumps(meta) + "\n", encoding="utf-8")
     model.train()
 

@@ -58,7 +58,8 @@
       li.append(head);
       for (const c of cards) {
         const span = document.createElement("span");
-        span.className = "camera-card" + (c.confidence < 0.6 ? " unsure" : "");
+        span.className = "camera-card" + (c.confidence < 0.6 ? " unsure" : "") +
+          (/[HD]$/.test(c.card) || c.card === "BJ" ? " red" : "");
         span.dataset.card = c.card;
         span.title = (c.alternatives || []).map((a) => a[0] + " " + Math.round(a[1] * 100) + "%").join(", ");
         span.textContent = label(c.card) + " " + Math.round(c.confidence * 100) + "% ";

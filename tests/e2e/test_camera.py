@@ -79,6 +79,16 @@ def test_camera_button_prefills_picker(playwright_instance: Any, live_server: st
         # the camera was closed after the shot; the status says how many cards were found
         assert page.locator("[data-camera-live]").get_attribute("class").find("hidden") >= 0
         assert page.locator("[data-camera-results] li").count() >= 2
+        # hearts, diamonds and 大王 are printed red; a reading under 60 % is marked to check
+        spans = page.eval_on_selector_all(
+            "[data-camera-results] .camera-card", """els => els.map(e => ({card: e.dataset.card,
+                red: e.classList.contains('red'), unsure: e.classList.contains('unsure'),
+                color: getComputedStyle(e).color, bg: getComputedStyle(e).backgroundColor}))""")
+        assert spans
+        for sp in spans:
+            assert sp["red"] == (sp["card"][-1] in "HD" or sp["card"] == "BJ"), sp
+            assert (sp["color"] != "rgb(198, 40, 40)") != sp["red"], sp  # app.css .red
+            assert (sp["bg"] != "rgba(0, 0, 0, 0)") == sp["unsure"], sp
         assert not errors
         context.close()
     finally:

@@ -14,8 +14,9 @@ recorded in docs/VISION.md. The independent measure is the hold-out, never read 
 from __future__ import annotations
 
 import json
+import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from vision.detector import model_meta
 from vision.labels import JOKER, SUBSETS, LabelledImage, load_dev_set
@@ -28,6 +29,7 @@ class Score:
     fp: int = 0
     fn: int = 0
     photos: int = 0
+    per_photo: list[tuple[int, int, int]] = field(default_factory=list)  # (tp, fp, fn)
 
     @property
     def precision(self) -> float:
@@ -42,10 +44,31 @@ class Score:
         p, r = self.precision, self.recall
         return 2 * p * r / (p + r) if p + r else 0.0
 
-    def as_dict(self) -> dict[str, float | int]:
+    def f1_interval(self, level: float = 0.9, reps: int = 2000,
+                    seed: int = 0) -> tuple[float, float]:
+        """A percentile bootstrap interval of F1 over the photos (photos drawn with
+        replacement): how far the figure could move with another draw of as many photos.
+        With a dozen photos per subset it is wide; read the figure with it."""
+        if not self.per_photo:
+            return (0.0, 0.0)
+        rnd = random.Random(seed)
+        n = len(self.per_photo)
+        values = []
+        for _ in range(reps):
+            tp = fp = fn = 0
+            for _ in range(n):
+                a, b, c = self.per_photo[rnd.randrange(n)]
+                tp, fp, fn = tp + a, fp + b, fn + c
+            values.append(2 * tp / (2 * tp + fp + fn) if tp else 0.0)
+        values.sort()
+        tail = (1 - level) / 2
+        return (values[int(tail * reps)], values[min(reps - 1, int((1 - tail) * reps))])
+
+    def as_dict(self) -> dict[str, object]:
+        lo, hi = self.f1_interval()
         return {"photos": self.photos, "tp": self.tp, "fp": self.fp, "fn": self.fn,
                 "precision": round(self.precision, 3), "recall": round(self.recall, 3),
-                "f1": round(self.f1, 3)}
+                "f1": round(self.f1, 3), "f1_90": [round(lo, 3), round(hi, 3)]}
 
 
 def card_set(cards: list[str]) -> set[str]:
@@ -54,10 +77,12 @@ def card_set(cards: list[str]) -> set[str]:
 
 
 def score_photo(score: Score, predicted: set[str], truth: set[str]) -> None:
+    tp, fp, fn = len(predicted & truth), len(predicted - truth), len(truth - predicted)
     score.photos += 1
-    score.tp += len(predicted & truth)
-    score.fp += len(predicted - truth)
-    score.fn += len(truth - predicted)
+    score.tp += tp
+    score.fp += fp
+    score.fn += fn
+    score.per_photo.append((tp, fp, fn))
 
 
 def evaluate(items: list[LabelledImage], threshold: float = DEFAULT_THRESHOLD) -> dict[str, Score]:
@@ -82,22 +107,25 @@ def run(split: str = "all", as_json: bool = False, threshold: float = DEFAULT_TH
     splits = {"held-back": [it for it in dev if it.held_back],
               "train": [it for it in dev if not it.held_back]}
     wanted = ["held-back", "train"] if split == "all" else [split]
-    report: dict[str, dict[str, dict[str, float | int]]] = {}
     t0 = time.perf_counter()
-    for name in wanted:
-        scores = evaluate(splits[name], threshold)
-        report[name] = {s: scores[s].as_dict() for s in SUBSETS if s in scores}
+    results = {name: evaluate(splits[name], threshold) for name in wanted}
     elapsed = time.perf_counter() - t0
     trained_on = model_meta().get("trained_on", "train")
     if as_json:
+        report = {name: {s: scores[s].as_dict() for s in SUBSETS if s in scores}
+                  for name, scores in results.items()}
         print(json.dumps({**report, "trained_on": trained_on}, indent=2))
         return 0
     print("Card-level precision / recall / F1 (distinct cards per photo, jokers as 'a joker')")
-    print(f"{'split':<10} {'subset':<16} {'photos':>6} {'P':>6} {'R':>6} {'F1':>6}")
-    for name, rows in report.items():
-        for subset, r in rows.items():
-            print(f"{name:<10} {subset:<16} {r['photos']:>6} {r['precision']:>6.3f} "
-                  f"{r['recall']:>6.3f} {r['f1']:>6.3f}")
+    print(f"{'split':<10} {'subset':<16} {'photos':>6} {'P':>6} {'R':>6} {'F1':>6}"
+          f"  {'F1 90 % interval':>16}")
+    for name, scores in results.items():
+        for subset in (s for s in SUBSETS if s in scores):
+            r = scores[subset]
+            lo, hi = r.f1_interval()
+            print(f"{name:<10} {subset:<16} {r.photos:>6} {r.precision:>6.3f} "
+                  f"{r.recall:>6.3f} {r.f1:>6.3f}  {lo:>7.3f} – {hi:.3f}")
     print(footnote(trained_on))
+    print("The interval: F1 over photos drawn again with replacement (bootstrap), 90 % of draws.")
     print(f"({elapsed:.1f} s)")
     return 0

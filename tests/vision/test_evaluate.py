@@ -32,3 +32,24 @@ def test_footnote_does_not_call_training_figures_honest() -> None:
     training figure; only models trained without it make the held-back row honest."""
     assert "every row is a training figure" in footnote("all")
     assert "honest" in footnote("train") and "training figure" not in footnote("train")
+
+
+def test_f1_interval_brackets_the_figure_and_narrows_with_more_photos() -> None:
+    """The bootstrap interval of `make vision-eval`: it holds the measured F1, it is a
+    single point when every photo scores alike, and it narrows as photos are added."""
+    mixed = [({"AS", "KH"}, {"AS", "KH"}), ({"AS"}, {"AS", "2C", "3D"}), ({"9S"}, {"8S"})]
+    few, many = Score(), Score()
+    for predicted, truth in mixed:
+        score_photo(few, predicted, truth)
+    for predicted, truth in mixed * 10:
+        score_photo(many, predicted, truth)
+    lo, hi = few.f1_interval()
+    assert lo < few.f1 < hi
+    lo_many, hi_many = many.f1_interval()
+    assert lo_many <= many.f1 <= hi_many and hi_many - lo_many < hi - lo
+    same = Score()
+    for _ in range(5):
+        score_photo(same, {"AS", "KH"}, {"AS", "2C"})
+    assert same.f1_interval() == (0.5, 0.5)
+    assert Score().f1_interval() == (0.0, 0.0)
+    assert few.as_dict()["f1_90"] == [round(lo, 3), round(hi, 3)]

@@ -41,7 +41,13 @@ class Sample:
         self.aspect_range = aspect_range
 
 
-def load_samples(items: list[LabelledImage]) -> list[Sample]:
+SQUEEZE = 0.8  # narrowest horizontal scale a phone photo is seen at (train_crops --squeeze)
+
+
+def load_samples(items: list[LabelledImage], squeeze: float = SQUEEZE) -> list[Sample]:
+    """The photos in memory, each with the range of horizontal scales it is seen at: a
+    webcam photo (a 16:9 frame stretched to 640x640) between stored and restored, a phone
+    photo between `squeeze` and 1.25."""
     out = []
     for it in items:
         img = cv2.imread(str(it.path), cv2.IMREAD_COLOR)
@@ -53,12 +59,12 @@ def load_samples(items: list[LabelledImage]) -> list[Sample]:
             dtype=np.float32,
         ).reshape(-1, 5)
         a = ASPECT[it.subset]
-        rng = (1.0, a) if a > 1 else (0.8, 1.25)
+        rng = (1.0, a) if a > 1 else (squeeze, 1.25)
         out.append(Sample(img, b, rng))
     return out
 
 
-def load_corner_crops() -> list[Sample]:
+def load_corner_crops(squeeze: float = SQUEEZE) -> list[Sample]:
     """The 52 large index crops in `templates/roboflow_zk7wu_corner_crops` (extra glyphs)."""
     from vision.labels import carddata_dir, dataset_class
 
@@ -73,7 +79,7 @@ def load_corner_crops() -> list[Sample]:
             c, x, y, w, h = line.split()
             boxes.append((dataset_class(names[int(c)]), float(x), float(y), float(w), float(h)))
         items.append(LabelledImage("phone_std", img.stem, img, tuple(boxes)))
-    return load_samples(items)
+    return load_samples(items, squeeze)
 
 
 def random_affine(s: Sample, rnd: random.Random) -> tuple[np.ndarray, np.ndarray]:

@@ -31,7 +31,13 @@ from torch import nn
 
 from vision.detector import CLS_MODEL_PATH, CROP_PX, CROP_SCALE, crop_at
 from vision.labels import CLASSES, RANK_CLASSES, SUITS, load_dev_set, split_class
-from vision.training.train import Sample, load_corner_crops, load_samples, photometric
+from vision.training.train import (
+    SQUEEZE,
+    Sample,
+    load_corner_crops,
+    load_samples,
+    photometric,
+)
 
 NONE = len(CLASSES)  # the extra "not a corner index" class
 CACHE = Path(__file__).resolve().parent / "cache"
@@ -227,11 +233,12 @@ class Batches(torch.utils.data.IterableDataset):
         cv2.setNumThreads(1)
         dev = load_dev_set()
         photos = {f"{it.subset}/{it.stem}": loaded[0] for it in dev
-                  if (args.all or not it.held_back) and (loaded := load_samples([it]))}
+                  if (args.all or not it.held_back)
+                  and (loaded := load_samples([it], args.squeeze))}
         train = list(photos.values())
         mined = (Mined(args.mined_file, photos), args.mined) if args.mined > 0 else None
         balanced = Balanced(train) if args.balanced else None
-        train += load_corner_crops()
+        train += load_corner_crops(args.squeeze)
         while True:
             yield batch(train, args.batch, rnd, args.synth, args.jpeg, mined, balanced)
 
@@ -256,6 +263,9 @@ def main() -> None:
     ap.add_argument("--mined-file", type=Path, default=CACHE / "mined.npz")
     ap.add_argument("--balanced", action="store_true",
                     help="draw half the labelled crops class-balanced")
+    ap.add_argument("--squeeze", type=float, default=SQUEEZE,
+                    help="narrowest horizontal scale of the phone photos' crops (0.56 is as "
+                    "narrow as the stored webcam photos: 16:9 frames stretched to 640x640)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=CLS_MODEL_PATH)
     ap.add_argument("--save", type=Path, default=CACHE / "cls_last.pt")

@@ -31,8 +31,10 @@ fi
 # the detector's candidates on the training photos, labelled (cache/mined.npz)
 $PY -m vision.training.mine $A
 # corner classifier on 32 px crops: labelled boxes (half class-balanced), mined candidates,
-# synthetic scenes; then two fine-tuning stages with a wider spread of crop sizes
-$PY -m vision.training.train_crops --px 32 --steps 20000 --lr 3e-3 --mined 0.35 --balanced --synth 0.1 --jpeg --any-angle 0.3 --eval-every 2000 $A --out $C/c32a.onnx --save $C/c32a.pt
-$PY -m vision.training.train_crops --px 32 --init $C/c32a.pt --steps 12000 --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --balanced --synth 0.05 --jpeg --any-angle 0.3 --eval-every 3000 --seed 2 $A --out $C/c32b.onnx --save $C/c32b.pt
-$PY -m vision.training.train_crops --px 32 --init $C/c32b.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --balanced --synth 0.05 --jpeg --any-angle 0.3 --eval-every 2000 --seed 3 $A --out vision/models/corner_cls.onnx --save $C/c32c.pt
+# synthetic scenes, turned by any angle 70 % of the time (trick cards lie at every angle),
+# phone photos also squeezed to 0.56 of their width (as narrow as the stored webcam
+# photos); then two fine-tuning stages with a wider spread of crop sizes
+$PY -m vision.training.train_crops --px 32 --steps 20000 --lr 3e-3 --mined 0.35 --balanced --synth 0.1 --jpeg --any-angle 0.7 --squeeze 0.56 --eval-every 2000 $A --out $C/c32a.onnx --save $C/c32a.pt
+$PY -m vision.training.train_crops --px 32 --init $C/c32a.pt --steps 12000 --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --balanced --synth 0.05 --jpeg --any-angle 0.7 --squeeze 0.56 --eval-every 3000 --seed 2 $A --out $C/c32b.onnx --save $C/c32b.pt
+$PY -m vision.training.train_crops --px 32 --init $C/c32b.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --balanced --synth 0.05 --jpeg --any-angle 0.7 --squeeze 0.56 --eval-every 2000 --seed 3 $A --out vision/models/corner_cls.onnx --save $C/c32c.pt
 $PY -m vision evaluate

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Rebuild the models from the data we have (about 1.3 h of a 2-core machine, 1 h of it the
-# classifier). Each stage starts from the previous stage's weights (vision/training/cache/,
-# git-ignored).
+# Rebuild the models from the data we have (0.7-1.3 h of a 2-core machine, by the machine;
+# 30-60 min of it the classifier). Each stage starts from the previous stage's weights
+# (vision/training/cache/, git-ignored).
 #   python -m venv .venv-train && .venv-train/bin/pip install -r requirements-vision-train.txt
 #   PY=.venv-train/bin/python sh vision/training/rebuild.sh
 # ALL=1 (the default) trains on every development photo; to measure the recipe, train

@@ -1,5 +1,6 @@
 """Camera pre-fill end to end: Chromium's fake camera shows a development photo of cards,
-the referee taps 📷 then 拍照, and the picker preview is pre-filled per seat.
+the referee taps the camera button (拍照录入) then 拍照, and the picker preview is
+pre-filled per seat.
 
 The fake camera plays a Y4M file made here from a webcam photo of the development set
 (`--use-file-for-fake-video-capture`); nothing is recorded (the page only pre-fills).

@@ -101,13 +101,14 @@ def evaluate(items: list[LabelledImage], threshold: float = DEFAULT_THRESHOLD) -
     target's figure."""
     scores: dict[str, Score] = {}
     for it in items:
-        views = [(it.subset, load_image(it.path))]
+        image, truth = load_image(it.path), it.cards()
+        views = [(it.subset, image)]
         if ASPECT[it.subset] > 1:
-            h, w = views[0][1].shape[:2]
-            views.append((RESTORED, cv2.resize(views[0][1], (round(w * ASPECT[it.subset]), h))))
-        for name, image in views:
-            predicted = card_set([d.card for d in recognize(image, threshold=threshold)])
-            score_photo(scores.setdefault(name, Score()), predicted, it.cards())
+            h, w = image.shape[:2]
+            views.append((RESTORED, cv2.resize(image, (round(w * ASPECT[it.subset]), h))))
+        for name, view in views:
+            predicted = card_set([d.card for d in recognize(view, threshold=threshold)])
+            score_photo(scores.setdefault(name, Score()), predicted, truth)
     return scores
 
 

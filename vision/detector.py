@@ -238,21 +238,33 @@ class Detector:
             corners = merge(corners, decode(heat, size, scale, threshold))
         return corners[:MAX_CANDIDATES]
 
-    def corners(self, image: np.ndarray, threshold: float = PEAK_THRESHOLD) -> list[Corner]:
-        corners = self.candidates(image, threshold)
+    def first_reading(self, image: np.ndarray, corners: list[Corner]) -> np.ndarray:
+        """The classifier's reading (N x len(CLASSES)) of each corner's crop at its size."""
         if not corners:
-            return corners
-        side = [max(c.w, c.h) * CROP_SCALE for c in corners]
-        probs = self.read_crops([crop_at(image, c.x, c.y, sd) for c, sd in zip(corners, side,
-                                                                            strict=True)])
-        # Crops the classifier is unsure of are read again at the other sizes (one batch)
-        # and the readings averaged; sure ones keep their single reading.
+            return np.zeros((0, len(CLASSES)))
+        return self.read_crops([crop_at(image, c.x, c.y, max(c.w, c.h) * CROP_SCALE)
+                                for c in corners])
+
+    def reread_unsure(self, image: np.ndarray, corners: list[Corner],
+                      probs: np.ndarray) -> np.ndarray:
+        """Crops the classifier is unsure of are read again at the other sizes (one batch)
+        and the readings averaged; sure ones keep their single reading."""
         extra = [k for k in TTA_SCALES if k != 1.0]
+        if not corners or not extra:
+            return probs
         sure = np.maximum(probs.max(axis=1), 1.0 - probs.sum(axis=1))  # NONE is the rest
         unsure = [i for i in range(len(corners)) if sure[i] < TTA_BELOW]
-        if extra and unsure:
-            crops = [crop_at(image, corners[i].x, corners[i].y, side[i] * k)
-                     for k in extra for i in unsure]
-            more = self.read_crops(crops).reshape(len(extra), len(unsure), -1).sum(axis=0)
-            probs[unsure] = (probs[unsure] + more) / (1 + len(extra))
-        return reclassify(corners, probs)
+        if not unsure:
+            return probs
+        probs = probs.copy()
+        side = [max(corners[i].w, corners[i].h) * CROP_SCALE for i in unsure]
+        crops = [crop_at(image, corners[i].x, corners[i].y, sd * k)
+                 for k in extra for i, sd in zip(unsure, side, strict=True)]
+        more = self.read_crops(crops).reshape(len(extra), len(unsure), -1).sum(axis=0)
+        probs[unsure] = (probs[unsure] + more) / (1 + len(extra))
+        return probs
+
+    def corners(self, image: np.ndarray, threshold: float = PEAK_THRESHOLD) -> list[Corner]:
+        corners = self.candidates(image, threshold)
+        probs = self.first_reading(image, corners)
+        return reclassify(corners, self.reread_unsure(image, corners, probs))

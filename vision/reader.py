@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector import PEAK_THRESHOLD, Corner, Detector
+from vision.detector import PEAK_THRESHOLD, Corner, Detector, reclassify
 from vision.labels import BACK, JOKER
 
 DEFAULT_THRESHOLD = 0.4
@@ -26,6 +26,15 @@ PAIR_FLOOR = 0.7  # a corner this fraction of the threshold may still count with
 CANDIDATE_THRESHOLD = 0.08  # weaker corners, used only to reach an expected count
 # Distance between a card's two corner indices, in units of the index box height.
 PAIR_MIN, PAIR_MAX = 2.2, 9.5
+# A photo may have been reshaped after it was taken: the development set's webcam frames are
+# 16:9 frames stretched to 640x640 (carddata README, caveat 1), which makes their indices
+# 56 % as wide as on the table. A photo narrower than a 16:9 frame is also read widened to
+# 16:9, and the view whose best corners read surer is kept (`_choose_view`).
+FRAME_ASPECT = 16 / 9
+# The views are compared by the mean confidence of their best VIEW_TOP_K corners; the
+# widened view must be VIEW_MARGIN times surer to be kept (both chosen on the training split).
+VIEW_TOP_K = 4
+VIEW_MARGIN = 1.05
 
 
 class NotAnImageError(ValueError):
@@ -232,6 +241,46 @@ def _near(a: Corner, b: Corner) -> bool:
     return math.hypot(a.x - b.x, a.y - b.y) < 0.6 * max(a.h, b.h, a.w, b.w)
 
 
+def views(image: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """The image as given, and, when it is narrower than a 16:9 frame but not portrait
+    (a landscape or square photo that may have been squeezed, as the development set's
+    webcam frames were), the image widened to 16:9; with the horizontal factor of each."""
+    h, w = image.shape[:2]
+    out = [(image, 1.0)]
+    if h <= w < FRAME_ASPECT * h * 0.97:
+        wide = round(h * FRAME_ASPECT)
+        out.append((cv2.resize(image, (wide, h), interpolation=cv2.INTER_LINEAR), wide / w))
+    return out
+
+
+def view_score(corners: list[Corner]) -> float:
+    """How surely a view reads: the mean confidence of its `VIEW_TOP_K` best corners."""
+    best = sorted((c.confidence for c in corners if c.label != BACK), reverse=True)[:VIEW_TOP_K]
+    return sum(best) / VIEW_TOP_K
+
+
+def _choose_view(img: np.ndarray, threshold: float) -> tuple[np.ndarray, float, list[Corner]]:
+    """The view to read (`views`), its horizontal factor, and its corners. The views are
+    compared on the classifier's first reading; only the kept view's unsure crops are read
+    again at the other sizes (`Detector.reread_unsure`)."""
+    det = _detector()
+    read: list[tuple[np.ndarray, float, list[Corner], np.ndarray, float]] = []
+    for view, factor in views(img):
+        cands = det.candidates(view, threshold)
+        probs = det.first_reading(view, cands)
+        read.append((view, factor, cands, probs, view_score(reclassify(cands, probs))))
+    best = read[0]
+    for cand in read[1:]:
+        if cand[4] > VIEW_MARGIN * best[4]:
+            best = cand
+    view, factor, cands, probs, _score = best
+    return view, factor, reclassify(cands, det.reread_unsure(view, cands, probs))
+
+
+def _unwiden(c: Corner, factor: float) -> Corner:
+    return Corner(c.x / factor, c.y, c.w / factor, c.h, c.score, c.classes)
+
+
 def recognize(
     image: np.ndarray | bytes | str | Path,
     constraints: Constraints | None = None,
@@ -240,12 +289,14 @@ def recognize(
 ) -> list[Detection]:
     """The cards in a photo, surest first.
 
+    A photo narrower than a 16:9 frame is read as given and widened to 16:9, and the surer
+    view is kept (`views`); the boxes are always in the given image's pixels.
     `image` is a BGR array, encoded image bytes or a path; raises `NotAnImageError` when it
     is none. `constraints` (optional) are what the engine knows (see `Constraints`).
     """
     img = load_image(image)
     floor = CANDIDATE_THRESHOLD if constraints is not None and constraints.count else threshold
-    corners = _detector().corners(img, threshold=min(floor, PEAK_THRESHOLD))
+    img, factor, corners = _choose_view(img, min(floor, PEAK_THRESHOLD))
     corners = [c for c in corners if c.label != BACK]
     # corners worth pairing; a card is kept when its (paired) confidence reaches threshold
     strong = [c for c in corners if c.confidence >= threshold * PAIR_FLOOR]
@@ -258,4 +309,7 @@ def recognize(
     if constraints is not None:
         groups = _apply_constraints(groups, spare, img, constraints)
     groups.sort(key=lambda g: -g.confidence)
+    if factor != 1.0:  # boxes in the given image's pixels
+        for g in groups:
+            g.corners = [_unwiden(c, factor) for c in g.corners]
     return [g.detection() for g in groups]

@@ -15,8 +15,11 @@ from vision.reader import (
     NotAnImageError,
     _apply_constraints,
     _group,
+    _unwiden,
     joker_colour,
     load_image,
+    view_score,
+    views,
 )
 
 BLANK = np.full((600, 800, 3), 255, np.uint8)
@@ -99,3 +102,40 @@ def test_not_an_image_is_refused() -> None:
         load_image(b"this is plain text, not a photo")
     with pytest.raises(NotAnImageError):
         load_image(b"")
+
+
+@pytest.mark.parametrize(("shape", "widened_to"), [
+    ((640, 640), 1138),    # the development set's 640x640 photos (16:9 frames squeezed)
+    ((768, 1024), 1365),   # a 4:3 tablet photo
+    ((720, 1280), None),   # a 16:9 camera frame: as it is
+    ((1280, 720), None),   # portrait: as it is
+    ((400, 1000), None),   # wider than 16:9: as it is
+])
+def test_a_photo_narrower_than_16_9_is_also_read_widened(
+        shape: tuple[int, int], widened_to: int | None) -> None:
+    img = np.zeros((*shape, 3), np.uint8)
+    out = views(img)
+    assert out[0][0] is img and out[0][1] == 1.0
+    if widened_to is None:
+        assert len(out) == 1
+    else:
+        assert len(out) == 2
+        wide, factor = out[1]
+        assert wide.shape == (shape[0], widened_to, 3)
+        assert factor == pytest.approx(widened_to / shape[1])
+
+
+def test_view_score_is_the_mean_of_the_best_corners_backs_left_out() -> None:
+    corners = [corner("AS", 0, 0, 0.81), corner("KH", 0, 0, 0.64), corner("BACK", 0, 0, 1.0)]
+    # confidence = sqrt(score 1.0 x p): 0.9 and 0.8; the back does not count; the mean is
+    # over VIEW_TOP_K (4) corners, so a view that finds fewer corners scores lower
+    assert view_score(corners) == pytest.approx((0.9 + 0.8) / 4)
+    assert view_score([]) == 0.0
+
+
+def test_a_widened_views_boxes_come_back_to_the_given_image() -> None:
+    c = _unwiden(Corner(x=356.0, y=100.0, w=35.6, h=30.0, score=0.9, classes=(("AS", 0.9),)),
+                 1138 / 640)
+    assert (c.x, c.y, c.w, c.h) == (pytest.approx(200.21, abs=0.01), 100.0,
+                                    pytest.approx(20.02, abs=0.01), 30.0)
+    assert c.classes == (("AS", 0.9),) and c.score == 0.9

@@ -265,6 +265,8 @@ class Detector:
         return probs
 
     def corners(self, image: np.ndarray, threshold: float = PEAK_THRESHOLD) -> list[Corner]:
+        """The image's corner indices, read (one view: `vision.reader` runs the same steps
+        on each view of a photo and re-reads only the kept view's unsure crops)."""
         corners = self.candidates(image, threshold)
         probs = self.first_reading(image, corners)
         return reclassify(corners, self.reread_unsure(image, corners, probs))

@@ -31,6 +31,7 @@ PAIR_MIN, PAIR_MAX = 2.2, 9.5
 # 56 % as wide as on the table. A photo narrower than a 16:9 frame is also read widened to
 # 16:9, and the view whose best corners read surer is kept (`_choose_view`).
 FRAME_ASPECT = 16 / 9
+FRAME_SLACK = 0.97  # a photo within 3 % of 16:9 is taken as a frame of that shape
 # The views are compared by the mean confidence of their best VIEW_TOP_K corners; the
 # widened view must be VIEW_MARGIN times surer to be kept (both chosen on the training split).
 VIEW_TOP_K = 4
@@ -247,7 +248,7 @@ def views(image: np.ndarray) -> list[tuple[np.ndarray, float]]:
     webcam frames were), the image widened to 16:9; with the horizontal factor of each."""
     h, w = image.shape[:2]
     out = [(image, 1.0)]
-    if h <= w < FRAME_ASPECT * h * 0.97:
+    if h <= w < FRAME_ASPECT * h * FRAME_SLACK:
         wide = round(h * FRAME_ASPECT)
         out.append((cv2.resize(image, (wide, h), interpolation=cv2.INTER_LINEAR), wide / w))
     return out

@@ -211,7 +211,8 @@ def reclassify(corners: list[Corner], probs: np.ndarray) -> list[Corner]:
 
 
 class Detector:
-    """Loads the shipped ONNX models once; `corners(image)` finds and reads corner indices."""
+    """Loads the shipped ONNX models once: `candidates` finds corner indices,
+    `first_reading` and `reread_unsure` read them (`vision.reader` runs them per view)."""
 
     def __init__(self, model_path: Path = MODEL_PATH, cls_path: Path = CLS_MODEL_PATH) -> None:
         self.net = cv2.dnn.readNetFromONNX(str(model_path))
@@ -263,10 +264,3 @@ class Detector:
         more = self.read_crops(crops).reshape(len(extra), len(unsure), -1).sum(axis=0)
         probs[unsure] = (probs[unsure] + more) / (1 + len(extra))
         return probs
-
-    def corners(self, image: np.ndarray, threshold: float = PEAK_THRESHOLD) -> list[Corner]:
-        """The image's corner indices, read (one view: `vision.reader` runs the same steps
-        on each view of a photo and re-reads only the kept view's unsure crops)."""
-        corners = self.candidates(image, threshold)
-        probs = self.first_reading(image, corners)
-        return reclassify(corners, self.reread_unsure(image, corners, probs))

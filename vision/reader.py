@@ -265,15 +265,14 @@ def _choose_view(img: np.ndarray, threshold: float) -> tuple[np.ndarray, float, 
     compared on the classifier's first reading; only the kept view's unsure crops are read
     again at the other sizes (`Detector.reread_unsure`)."""
     det = _detector()
-    read: list[tuple[np.ndarray, float, list[Corner], np.ndarray, float]] = []
+    best: tuple[np.ndarray, float, list[Corner], np.ndarray, float] | None = None
     for view, factor in views(img):
         cands = det.candidates(view, threshold)
         probs = det.first_reading(view, cands)
-        read.append((view, factor, cands, probs, view_score(reclassify(cands, probs))))
-    best = read[0]
-    for cand in read[1:]:
-        if cand[4] > VIEW_MARGIN * best[4]:
-            best = cand
+        score = view_score(reclassify(cands, probs))
+        if best is None or score > VIEW_MARGIN * best[4]:
+            best = (view, factor, cands, probs, score)
+    assert best is not None  # views() always gives the image as it is
     view, factor, cands, probs, _score = best
     return view, factor, reclassify(cands, det.reread_unsure(view, cands, probs))
 

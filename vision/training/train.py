@@ -219,6 +219,56 @@ def evaluate(model: torch.nn.Module, items: list[LabelledImage],
             for k, (found, total, n, photos) in tally.items()}
 
 
+def load_onnx(model: torch.nn.Module, path: Path) -> None:
+    """Start from an exported detector (`--init` with an .onnx file, such as the shipped
+    `vision/models/corner_net.onnx`, whose PyTorch weights are not kept): the export folded
+    every batch norm into the convolution before it, so each convolution takes the folded
+    weight and its batch norm the folded bias, with mean 0 and variance 1 (`freeze_bn` keeps
+    those statistics while fine-tuning; the class head, not exported, starts afresh)."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    inits = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    convs = [(n.input[1], n.input[2] if len(n.input) > 2 else None)
+             for n in graph.node if n.op_type == "Conv"]
+    state = model.state_dict()
+    heads = {"model.heat.weight", "model.size.weight"}
+    folded = [(w, b) for w, b in convs if w not in heads]
+    mods = [(name, m) for name, m in model.named_modules()
+            if isinstance(m, torch.nn.Conv2d) and name not in ("heat", "size", "cls")]
+    if len(mods) != len(folded):
+        raise ValueError(f"{path}: {len(folded)} convolutions, the network has {len(mods)}")
+    bns = {name: m for name, m in model.named_modules() if isinstance(m, torch.nn.BatchNorm2d)}
+    for (name, conv), (w, b) in zip(mods, folded, strict=True):
+        weight = torch.from_numpy(inits[w].copy())
+        if weight.shape != conv.weight.shape:
+            raise ValueError(f"{path}: {w} is {tuple(weight.shape)}, {name} "
+                             f"{tuple(conv.weight.shape)}")
+        state[f"{name}.weight"] = weight
+        # the batch norm right after the convolution (same Sequential, next index)
+        parent, _, idx = name.rpartition(".")
+        bn_name = f"{parent}.{int(idx) + 1}" if parent else ""
+        bn = bns.get(bn_name)
+        if bn is None:
+            raise ValueError(f"{path}: no batch norm after {name}")
+        state[f"{bn_name}.weight"] = torch.ones_like(bn.weight)
+        state[f"{bn_name}.bias"] = torch.from_numpy(inits[b].copy())
+        state[f"{bn_name}.running_mean"] = torch.zeros_like(bn.running_mean)
+        state[f"{bn_name}.running_var"] = torch.full_like(bn.running_var, 1 - bn.eps)
+    for head in ("heat", "size"):
+        state[f"{head}.weight"] = torch.from_numpy(inits[f"model.{head}.weight"].copy())
+        state[f"{head}.bias"] = torch.from_numpy(inits[f"model.{head}.bias"].copy())
+    model.load_state_dict(state)
+
+
+def freeze_bn(model: torch.nn.Module) -> None:
+    """Batch norms keep their running statistics (a fine-tune from an .onnx start)."""
+    for m in model.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.eval()
+
+
 class _Shipped(torch.nn.Module):
     """The exported graph: heat and size only (cv2.dnn computes every layer of a graph, and
     the recogniser reads classes with the crop classifier)."""
@@ -242,6 +292,13 @@ def export(model: torch.nn.Module, path: Path) -> None:
     )
 
 
+def _repeat(text: str) -> tuple[str, int]:
+    subset, _, k = text.partition("=")
+    if subset not in ASPECT or not k.isdigit() or int(k) < 1:
+        raise argparse.ArgumentTypeError(f"--repeat {text}: SUBSET=K with K >= 1 expected")
+    return subset, int(k)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=3000)
@@ -249,7 +306,10 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--all", action="store_true", help="train on the held-back fifth too")
     ap.add_argument("--synth", type=float, default=0.0, help="share of synthetic crops")
-    ap.add_argument("--init", type=Path, default=None, help="start from these weights")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="start from these weights (.pt, or an exported .onnx: load_onnx)")
+    ap.add_argument("--repeat", action="append", default=[], metavar="SUBSET=K",
+                    help="draw this subset's photos K times as often (e.g. phone_blackgold=2)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
@@ -265,7 +325,9 @@ def main() -> None:
     dev = load_dev_set()
     train_items = [it for it in dev if args.all or not it.held_back]
     val_items = [it for it in dev if it.held_back]
-    samples = load_samples(train_items) + load_corner_crops()
+    repeat = dict(_repeat(r) for r in args.repeat)
+    samples = [s for it, s in zip(train_items, load_samples(train_items), strict=True)
+               for _ in range(repeat.get(it.subset, 1))] + load_corner_crops()
     synth = None
     if args.synth > 0:
         from vision.training.synth import render_scene
@@ -273,7 +335,11 @@ def main() -> None:
         synth = (render_scene, args.synth)
     model = ARCHS[args.arch]()
     CACHE.mkdir(parents=True, exist_ok=True)
-    if args.init:
+    frozen = args.init is not None and args.init.suffix == ".onnx"
+    if frozen:
+        load_onnx(model, args.init)
+        freeze_bn(model)
+    elif args.init:
         model.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=args.steps,
@@ -303,6 +369,8 @@ def main() -> None:
             export(model, args.out)
             print("held-back" + (" (trained on, --all)" if args.all else ""),
                   evaluate(model, val_items), flush=True)
+            if frozen:
+                freeze_bn(model)
     export(model, args.out)
     print("exported", args.out)
 

@@ -33,7 +33,7 @@ def test_crop_size_is_the_shipped_classifiers() -> None:
 def test_shipped_models_say_what_they_were_trained_on() -> None:
     """corner_cls.json records whether the held-back fifth was trained on, so that
     `make vision-eval` does not present training figures as honest ones. The shipped
-    models are trained on every development photo (rebuild.sh, ALL=1)."""
+    classifier's last stage is trained on every development photo (rebuild.sh, ALL=1)."""
     assert model_meta(CLS_MODEL_PATH)["trained_on"] == "all"
 
 
@@ -71,3 +71,21 @@ def test_mined_candidates_are_labelled_by_the_index_they_fall_on() -> None:
                 and abs(b[1] * w - x) * ax < MATCH * max(b[3] * w * ax, b[4] * h)
                 and abs(b[2] * h - y) < MATCH * max(b[3] * w * ax, b[4] * h)]
         assert near, (CLASSES[int(label)], x, y, ax)
+
+
+@pytest.mark.usefixtures("carddata", "model")
+def test_size_gain_is_the_shipped_detectors() -> None:
+    """SIZE_GAIN (the size head under-reads index boxes) is the median labelled/predicted
+    size of the shipped detector on the training photos (`vision.training.size_gain`), so
+    a retrained detector shipped without remeasuring it fails here."""
+    import statistics
+
+    from vision.detector import SIZE_GAIN
+    from vision.labels import BACK
+    from vision.training.size_gain import size_ratios
+
+    items = [it for it in load_dev_set() if not it.held_back]
+    ratios = size_ratios(items, Detector())
+    labelled = sum(b[0] != BACK for it in items for b in it.boxes)
+    assert len(ratios) > 0.85 * labelled, (len(ratios), labelled)  # most indices are found
+    assert abs(statistics.median(ratios) / SIZE_GAIN - 1) < 0.03, statistics.median(ratios)

@@ -4,11 +4,12 @@ For every development photo (`shared/carddata/roboflow_zk7wu`, never the hold-ou
 of cards the recogniser reports is compared with the set of labelled cards; jokers are
 compared as "is a joker" (the data set's joker colours are unreliable) and card backs are
 left out. Counts are summed over the photos of a subset (micro average). Models trained
-without the held-back fifth (`vision.labels.is_held_back`; `ALL=0 vision/training/rebuild.sh`)
-give an honest figure in its rows; the shipped models are trained on every development
-photo (`corner_cls.json`'s `trained_on` is `"all"`), so with them every row only shows how
-well the models fit what they saw, and the honest figures are those of the held-back runs
-recorded in docs/VISION.md. The independent measure is the hold-out, never read here.
+without the held-back fifth (`vision.labels.is_held_back`; `vision/training/rebuild.sh`
+measures them before its last stage) give an honest figure in its rows; the shipped
+classifier's last stage is trained on every development photo (`corner_cls.json`'s
+`trained_on` is `"all"`), so with it every row only shows how well the models fit what
+they saw, and the honest figures are those of the held-back runs recorded in
+docs/VISION.md. The independent measure is the hold-out, never read here.
 Each F1 comes with a 90 % bootstrap interval over the photos (a dozen photos per subset
 make a wide one), and the webcam photos are also scored restored to 16:9, a camera
 frame's shape (`RESTORED`).
@@ -120,7 +121,8 @@ def footnote(trained_on: object) -> str:
     if trained_on == "all":
         return ("These models were trained on every development photo, the held-back fifth\n"
                 "too: every row is a training figure. The honest held-back figures are those\n"
-                "of models trained without it (ALL=0 vision/training/rebuild.sh; docs/VISION.md).")
+                "of models trained without it (vision/training/rebuild.sh prints them before\n"
+                "its last stage; docs/VISION.md).")
     return "held-back = never trained on (the honest figure); train = seen in training."
 
 

@@ -24,6 +24,9 @@ from vision.labels import BACK, JOKER
 DEFAULT_THRESHOLD = 0.4
 PAIR_FLOOR = 0.7  # a corner this fraction of the threshold may still count with its twin
 CANDIDATE_THRESHOLD = 0.08  # weaker corners, used only to reach an expected count
+# Two one-corner cards read as one card when the engine's count says there are too many:
+# the joint probability of the card on both corners must reach this.
+JOINT_FLOOR = 0.05
 # Distance between a card's two corner indices, in units of the index box height.
 PAIR_MIN, PAIR_MAX = 2.2, 9.5
 # A photo may have been reshaped after it was taken: the development set's webcam frames are
@@ -212,7 +215,10 @@ def _apply_constraints(groups: list[_Group], spare: list[Corner], image: np.ndar
                 break
     if cons.count is None:
         return kept
-    # 2. too many: drop the least sure
+    # 2. too many: two one-corner cards that lie as one card's two corners are that card,
+    #    read by both corners (`_merge_surplus`); then the least sure are dropped
+    while len(kept) > cons.count and _merge_surplus(kept, image, counts, cons):
+        pass
     kept.sort(key=lambda g: -g.confidence)
     if len(kept) > cons.count:
         return kept[: cons.count]
@@ -236,6 +242,41 @@ def _apply_constraints(groups: list[_Group], spare: list[Corner], image: np.ndar
         kept.append(_Group(card, [c], [(card, 1.0)] + list(c.classes)))
         counts[card] += 1
     return kept
+
+
+def _merge_surplus(kept: list[_Group], image: np.ndarray, counts: Counter[str],
+                   cons: Constraints) -> bool:
+    """With more cards than the engine's count, merge the two one-corner cards whose
+    corners fit one card's geometry and agree best on a joint reading (the product of
+    the two corners' probabilities, at least `JOINT_FLOOR`, the top reading of one of
+    them, a card with room left). Two corners of one card often disagree on a hard
+    face (a 10 read as Q on one corner); two confident different cards never share such
+    a reading. Returns whether a pair was merged."""
+    best: tuple[float, _Group, _Group, str] | None = None
+    singles = [g for g in kept if len(g.corners) == 1]
+    for i, a in enumerate(singles):
+        for b in singles[i + 1:]:
+            ca, cb = a.corners[0], b.corners[0]
+            if not _same_card(ca, cb):
+                continue
+            pb = dict(cb.classes)
+            for label, p in ca.classes:
+                card = _card_of(label, image, ca)
+                joint = p * pb.get(label, 0.0)
+                free = cons.room(card) - counts[card] + (a.card == card) + (b.card == card)
+                if (joint >= JOINT_FLOOR and label in (ca.label, cb.label) and card != BACK
+                        and free > 0 and (best is None or joint > best[0])):
+                    best = (joint, a, b, card)
+    if best is None:
+        return False
+    joint, a, b, card = best
+    kept.remove(a)
+    kept.remove(b)
+    counts[a.card] -= 1
+    counts[b.card] -= 1
+    counts[card] += 1
+    kept.append(_Group(card, a.corners + b.corners, [(card, joint)] + a.readings))
+    return True
 
 
 def _near(a: Corner, b: Corner) -> bool:

@@ -68,6 +68,28 @@ def test_expected_count_drops_the_least_sure() -> None:
     assert sorted(g.card for g in out) == ["7C", "9C"]
 
 
+def test_expected_count_reads_two_disagreeing_corners_of_one_card_as_one() -> None:
+    """Too many cards for the engine's count, and two one-corner readings lie as one card's
+    two corners (a vector 10 read as Q on one of them): they are one card, read by both
+    corners' joint probability (10H: 0.3 x 0.35 against QH: 0.4 x 0.05)."""
+    a = Corner(x=100, y=100, w=20, h=30, score=1.0, classes=(("QH", 0.4), ("10H", 0.3)))
+    b = Corner(x=220, y=240, w=20, h=30, score=1.0, classes=(("10H", 0.35), ("QH", 0.05)))
+    groups = _group(BLANK, [a, b, corner("10H", 600, 100), corner("10H", 700, 250)])
+    out = _apply_constraints(groups, [], BLANK, Constraints(count=2))
+    assert sorted((g.card, len(g.corners)) for g in out) == [("10H", 2), ("10H", 2)]
+    # without the count nothing says they are one card: two readings stay
+    assert len(_apply_constraints(_group(BLANK, [a, b]), [], BLANK, Constraints())) == 2
+
+
+def test_expected_count_never_merges_two_sure_different_cards() -> None:
+    """Two sure readings at one card's corner distance are two cards (their joint reading
+    is far below JOINT_FLOOR): with one card too many the least sure is dropped instead."""
+    groups = _group(BLANK, [corner("AS", 100, 100, 0.9), corner("KH", 220, 240, 0.8),
+                            corner("7C", 600, 100, 0.7)])
+    out = _apply_constraints(groups, [], BLANK, Constraints(count=2))
+    assert sorted((g.card, len(g.corners)) for g in out) == [("AS", 1), ("KH", 1)]
+
+
 def test_expected_count_takes_a_weaker_corner_when_short() -> None:
     groups = _group(BLANK, [corner("7C", 100, 100)])
     spare = [corner("JH", 500, 400, 0.2)]

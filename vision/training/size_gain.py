@@ -4,10 +4,10 @@
 
 The detector's size head reads index boxes smaller than they are labelled, and the crop
 classifier must see the framing it was trained on, so the runtime multiplies every size by
-`SIZE_GAIN`. This script runs the shipped detector (or `--model`) (`Detector.candidates`, as the
-recogniser runs it) on the training photos (never the held-back fifth, never the
-hold-out), pairs each labelled index with the strongest candidate on it (`mine.MATCH`), and
-prints the median of labelled size / predicted size, the size being the longer side.
+`SIZE_GAIN`. This script runs the shipped detector, or `--model`, as the recogniser runs
+it (`Detector.candidates`) on the training photos (never the held-back fifth, never the
+hold-out), pairs each labelled index with the strongest candidate on it (`mine.MATCH`),
+and prints the median of labelled size / predicted size, the size being the longer side.
 """
 
 from __future__ import annotations

@@ -244,32 +244,30 @@ def _apply_constraints(groups: list[_Group], spare: list[Corner], image: np.ndar
     return kept
 
 
+def _joint_readings(a: Corner, b: Corner, image: np.ndarray) -> list[tuple[float, str]]:
+    """The cards two corners of one card may read together, the top reading of either,
+    each with the product of the two corners' probabilities of it."""
+    pa, pb = dict(a.classes), dict(b.classes)
+    return [(pa.get(k, 0.0) * pb.get(k, 0.0), _card_of(k, image, a)) for k in {a.label, b.label}]
+
+
 def _merge_surplus(kept: list[_Group], image: np.ndarray, counts: Counter[str],
                    cons: Constraints) -> bool:
     """With more cards than the engine's count, merge the two one-corner cards whose
-    corners fit one card's geometry and agree best on a joint reading (the product of
-    the two corners' probabilities, at least `JOINT_FLOOR`, the top reading of one of
-    them, a card with room left). Two corners of one card often disagree on a hard
-    face (a 10 read as Q on one corner); two confident different cards never share such
-    a reading. Returns whether a pair was merged."""
-    best: tuple[float, _Group, _Group, str] | None = None
+    corners fit one card's geometry and agree best on a joint reading (`_joint_readings`,
+    at least `JOINT_FLOOR`, a card with room left). Two corners of one card often disagree
+    on a hard face (a 10 read as Q on one corner); two confident different cards never
+    share such a reading. Returns whether a pair was merged."""
     singles = [g for g in kept if len(g.corners) == 1]
-    for i, a in enumerate(singles):
-        for b in singles[i + 1:]:
-            ca, cb = a.corners[0], b.corners[0]
-            if not _same_card(ca, cb):
-                continue
-            pb = dict(cb.classes)
-            for label, p in ca.classes:
-                card = _card_of(label, image, ca)
-                joint = p * pb.get(label, 0.0)
-                free = cons.room(card) - counts[card] + (a.card == card) + (b.card == card)
-                if (joint >= JOINT_FLOOR and label in (ca.label, cb.label) and card != BACK
-                        and free > 0 and (best is None or joint > best[0])):
-                    best = (joint, a, b, card)
-    if best is None:
+    fits = [(joint, card, a, b)
+            for i, a in enumerate(singles) for b in singles[i + 1:]
+            if _same_card(a.corners[0], b.corners[0])
+            for joint, card in _joint_readings(a.corners[0], b.corners[0], image)
+            if joint >= JOINT_FLOOR and card != BACK
+            and cons.room(card) - counts[card] + (a.card == card) + (b.card == card) > 0]
+    if not fits:
         return False
-    joint, a, b, card = best
+    joint, card, a, b = max(fits, key=lambda f: f[0])
     kept.remove(a)
     kept.remove(b)
     counts[a.card] -= 1

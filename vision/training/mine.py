@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector import CROP_SCALE, Detector
+from vision.detector import CROP_SCALE, Corner, Detector
 from vision.labels import ASPECT, CLASSES, load_dev_set
 
 NONE = len(CLASSES)
@@ -28,6 +28,12 @@ CACHE = Path(__file__).resolve().parent / "cache"
 MINED = CACHE / "mined.npz"
 MATCH = 0.6  # a candidate within this many box sizes of a labelled centre reads as it
 THRESHOLD = 0.08  # the recogniser's weakest candidates (reader.CANDIDATE_THRESHOLD)
+
+
+def on_index(c: Corner, x: float, y: float, side: float) -> bool:
+    """Whether candidate `c` falls on the labelled index centred at (x, y) whose longer
+    side is `side` (all in the pixels of the view the candidate was found in)."""
+    return abs(c.x - x) < MATCH * side and abs(c.y - y) < MATCH * side
 
 
 def aspects(subset: str) -> tuple[float, ...]:
@@ -54,7 +60,7 @@ def mine(items: list, det: Detector) -> dict[str, np.ndarray]:
                     size = np.maximum(gt[:, 2] * ax, gt[:, 3])
                     dist = np.hypot(gx - c.x, gy - c.y)
                     j = int(np.argmin(dist))
-                    if abs(gx[j] - c.x) < MATCH * size[j] and abs(gy[j] - c.y) < MATCH * size[j]:
+                    if on_index(c, gx[j], gy[j], size[j]):
                         label = CLASSES.index(names[j])
                 side = max(c.w, c.h) * CROP_SCALE
                 rows.append((k, c.x / ax, c.y, side, ax, c.score, label))

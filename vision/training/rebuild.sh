@@ -21,15 +21,16 @@ export PYTHONPATH=.
 mkdir -p $C
 if [ "${DETECTOR:-train}" != keep ]; then
 # corner-index detector (CornerNetFast, net.py)
-$PY -m vision.training.train --arch fast --steps 3500 --batch 12 --lr 3e-3 --synth 0.2 --eval-every 700 --out $C/fast1.onnx
+DET="--arch fast --batch 12"
+$PY -m vision.training.train $DET --steps 3500 --lr 3e-3 --synth 0.2 --eval-every 700 --out $C/fast1.onnx
 cp $C/last.pt $C/fast1.pt
-$PY -m vision.training.train --arch fast --init $C/fast1.pt --steps 4500 --batch 12 --lr 1.5e-3 --synth 0.2 --seed 1 --eval-every 1500 --out $C/fast2.onnx
+$PY -m vision.training.train $DET --init $C/fast1.pt --steps 4500 --lr 1.5e-3 --synth 0.2 --seed 1 --eval-every 1500 --out $C/fast2.onnx
 cp $C/last.pt $C/fast2.pt
 # two fine-tuning stages with the blackgold photos (gold print on black cards, the indices
 # the detector found least) drawn three times as often; each starts from the exported
 # network (--init an .onnx: batch norms folded, their statistics kept, train.load_onnx)
-$PY -m vision.training.train --arch fast --init $C/fast2.onnx --steps 4000 --batch 12 --lr 1.5e-3 --synth 0.15 --seed 6 --repeat phone_blackgold=3 --eval-every 4000 --out $C/fast3.onnx
-$PY -m vision.training.train --arch fast --init $C/fast3.onnx --steps 4000 --batch 12 --lr 1e-3 --synth 0.15 --seed 7 --repeat phone_blackgold=3 --eval-every 4000 --out vision/models/corner_net.onnx
+$PY -m vision.training.train $DET --init $C/fast2.onnx --steps 4000 --lr 1.5e-3 --synth 0.15 --seed 6 --repeat phone_blackgold=3 --eval-every 4000 --out $C/fast3.onnx
+$PY -m vision.training.train $DET --init $C/fast3.onnx --steps 4000 --lr 1e-3 --synth 0.15 --seed 7 --repeat phone_blackgold=3 --eval-every 4000 --out vision/models/corner_net.onnx
 # the size head's gain: set vision.detector.SIZE_GAIN to the median this prints
 # (tests/vision/test_detector.py checks it)
 $PY -m vision.training.size_gain
@@ -40,15 +41,16 @@ $PY -m vision.training.mine
 # synthetic scenes, turned by any angle 70 % of the time (trick cards lie at every angle),
 # phone photos also squeezed to 0.56 of their width (as narrow as the stored webcam
 # photos); then two fine-tuning stages with a wider spread of crop sizes
-$PY -m vision.training.train_crops --px 32 --steps 20000 --lr 3e-3 --mined 0.35 --balanced --synth 0.1 --jpeg --any-angle 0.7 --squeeze 0.56 --eval-every 2000 --out $C/c32a.onnx --save $C/c32a.pt
-$PY -m vision.training.train_crops --px 32 --init $C/c32a.pt --steps 12000 --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --balanced --synth 0.05 --jpeg --any-angle 0.7 --squeeze 0.56 --eval-every 3000 --seed 2 --out $C/c32b.onnx --save $C/c32b.pt
-$PY -m vision.training.train_crops --px 32 --init $C/c32b.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --balanced --synth 0.05 --jpeg --any-angle 0.7 --squeeze 0.56 --eval-every 2000 --seed 3 --out vision/models/corner_cls.onnx --save $C/c32c.pt
+CLS="--px 32 --balanced --jpeg --any-angle 0.7 --squeeze 0.56"
+$PY -m vision.training.train_crops $CLS --steps 20000 --lr 3e-3 --mined 0.35 --synth 0.1 --eval-every 2000 --out $C/c32a.onnx --save $C/c32a.pt
+$PY -m vision.training.train_crops $CLS --init $C/c32a.pt --steps 12000 --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --synth 0.05 --eval-every 3000 --seed 2 --out $C/c32b.onnx --save $C/c32b.pt
+$PY -m vision.training.train_crops $CLS --init $C/c32b.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --synth 0.05 --eval-every 2000 --seed 3 --out vision/models/corner_cls.onnx --save $C/c32c.pt
 # the recipe's honest figures (models that never saw the held-back fifth)
 $PY -m vision evaluate --split held-back
 if [ "$ALL" = 1 ]; then
 # the shipped classifier: one more stage on every development photo, candidates mined on
 # every photo too (cache/mined_all.npz)
 $PY -m vision.training.mine --all --out $C/mined_all.npz
-$PY -m vision.training.train_crops --px 32 --init $C/c32c.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --balanced --synth 0.05 --jpeg --any-angle 0.7 --squeeze 0.56 --eval-every 2000 --seed 4 --all --out vision/models/corner_cls.onnx --save $C/c32all.pt
+$PY -m vision.training.train_crops $CLS --init $C/c32c.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every 2000 --seed 4 --all --out vision/models/corner_cls.onnx --save $C/c32all.pt
 $PY -m vision evaluate
 fi

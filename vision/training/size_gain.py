@@ -6,7 +6,7 @@ The detector's size head reads index boxes smaller than they are labelled, and t
 classifier must see the framing it was trained on, so the runtime multiplies every size by
 `SIZE_GAIN`. This script runs the shipped detector, or `--model`, as the recogniser runs
 it (`Detector.candidates`) on the training photos (never the held-back fifth, never the
-hold-out), pairs each labelled index with the strongest candidate on it (`mine.MATCH`),
+hold-out), pairs each labelled index with the strongest candidate on it (`mine.on_index`),
 and prints the median of labelled size / predicted size, the size being the longer side.
 """
 
@@ -21,7 +21,7 @@ import cv2
 from vision.detector import MODEL_PATH, SIZE_GAIN, Detector
 from vision.labels import BACK, LabelledImage, load_dev_set
 from vision.reader import load_image
-from vision.training.mine import MATCH
+from vision.training.mine import on_index
 
 
 def size_ratios(items: list[LabelledImage], det: Detector, threshold: float = 0.3) -> list[float]:
@@ -36,8 +36,7 @@ def size_ratios(items: list[LabelledImage], det: Detector, threshold: float = 0.
             if name == BACK:
                 continue
             side = max(bw * w, bh * h)
-            on = [c for c in cands
-                  if abs(c.x - x * w) < MATCH * side and abs(c.y - y * h) < MATCH * side]
+            on = [c for c in cands if on_index(c, x * w, y * h, side)]
             if on:
                 best = max(on, key=lambda c: c.score)
                 out.append(side / (max(best.w, best.h) / SIZE_GAIN))

@@ -24,7 +24,7 @@ import torch.nn.functional as F
 
 from vision.detector import MODEL_PATH, STRIDE, decode, prepare
 from vision.labels import ASPECT, CLASS_INDEX, LabelledImage, load_dev_set
-from vision.training.mine import MATCH
+from vision.training.mine import on_index
 from vision.training.net import CornerNet, CornerNetFast
 
 CROP = int(os.environ.get("CROP", "192"))
@@ -208,8 +208,7 @@ def evaluate(model: torch.nn.Module, items: list[LabelledImage],
             t = tally.setdefault(it.subset, [0, 0, 0, 0])
             for _name, x, y, bw, bh in it.boxes:
                 side = max(bw * w, bh * h)
-                t[0] += any(abs(c.x - x * w) < MATCH * side and abs(c.y - y * h) < MATCH * side
-                            for c in peaks)
+                t[0] += any(on_index(c, x * w, y * h, side) for c in peaks)
                 t[1] += 1
             t[2] += len(peaks)
             t[3] += 1

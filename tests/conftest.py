@@ -1,4 +1,5 @@
-"""Shared fixtures: `app`, `client`, `runner` and `factory`, on SQLite and PostgreSQL.
+"""Shared fixtures: `app`, `client`, `runner` and `factory`, on SQLite and PostgreSQL;
+`carddata`, the development card photos (skips where they are not beside the checkout).
 
 Every test using `app` runs on a fresh SQLite file in tmp, and, when `TEST_DATABASE_URL`
 is set (CI sets it), again on PostgreSQL in a schema of its own (dropped afterwards), so
@@ -25,6 +26,16 @@ def _postgres_url(schema: str) -> str:
         base = "postgresql+psycopg://" + base[len("postgresql://") :]
     separator = "&" if "?" in base else "?"
     return f"{base}{separator}options=-csearch_path%3D{schema}"
+
+
+@pytest.fixture(scope="session")
+def carddata() -> Path:
+    from vision.labels import carddata_dir
+
+    root = carddata_dir()
+    if not (root / "roboflow_zk7wu").is_dir():
+        pytest.skip(f"card photos not found at {root}")
+    return root
 
 
 @pytest.fixture(params=BACKENDS)

@@ -17,7 +17,7 @@ import pytest
 
 from vision.labels import load_dev_set
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("carddata")]
 
 
 def write_y4m(image: np.ndarray, path: Path) -> None:
@@ -32,10 +32,7 @@ def write_y4m(image: np.ndarray, path: Path) -> None:
 
 @pytest.fixture
 def fake_camera(tmp_path: Path) -> tuple[Path, set[str]]:
-    items = [it for it in load_dev_set(("webcam_multi",)) if it.path.exists()]
-    if not items:
-        pytest.skip("card photos not available")
-    photo = items[0]
+    photo = load_dev_set(("webcam_multi",))[0]
     img = cv2.imread(str(photo.path))
     frame = cv2.resize(img, (1280, 720), interpolation=cv2.INTER_LINEAR)  # undo the stretch
     path = tmp_path / "trick.y4m"
@@ -98,9 +95,7 @@ def test_camera_button_prefills_picker(playwright_instance: Any, live_server: st
 
 def test_file_upload_fallback_prefills(page: Any, live_server: str, tmp_path: Path) -> None:
     """Without a camera the file input sends the photo the same way."""
-    items = [it for it in load_dev_set(("phone_std",)) if it.path.exists()]
-    if not items:
-        pytest.skip("card photos not available")
+    items = load_dev_set(("phone_std",))
     page.goto(live_server + "/camera/")
     page.evaluate("""() => { window.__det = null;
         document.addEventListener('camera:detections', (e) => { window.__det = e.detail; }); }""")

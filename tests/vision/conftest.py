@@ -1,19 +1,11 @@
-"""Vision test fixtures: the development photos and the shipped model."""
+"""Vision test fixtures: the shipped model (the development photos' `carddata` fixture is
+in tests/conftest.py, shared with the camera's end-to-end tests)."""
 
 from __future__ import annotations
 
 import pytest
 
 from vision.detector import MODEL_PATH
-from vision.labels import carddata_dir
-
-
-@pytest.fixture(scope="session")
-def carddata():  # type: ignore[no-untyped-def]
-    root = carddata_dir()
-    if not (root / "roboflow_zk7wu").is_dir():
-        pytest.skip(f"card photos not found at {root}")
-    return root
 
 
 @pytest.fixture(scope="session")

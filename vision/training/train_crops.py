@@ -34,6 +34,7 @@ from vision.labels import CLASSES, RANK_CLASSES, SUITS, load_dev_set, split_clas
 from vision.training.train import (
     SQUEEZE,
     Sample,
+    _repeat,
     load_corner_crops,
     load_samples,
     photometric,
@@ -105,7 +106,8 @@ class Mined:
     """The detector's candidates on the training photos (`mine.py`), 55 % drawn on a
     labelled index and the rest not, cut as the recogniser cuts them."""
 
-    def __init__(self, path: Path, photos: dict[str, Sample]) -> None:
+    def __init__(self, path: Path, photos: dict[str, Sample],
+                 repeat: dict[str, int] | None = None) -> None:
         data = np.load(path)
         rows = data["rows"]
         # mine.py's row k is on its k-th photo, stored by name ("subset/stem")
@@ -113,6 +115,9 @@ class Mined:
         if missing:
             raise ValueError(f"mined photos not among the training photos: {missing[:3]}")
         self.samples = [photos[str(n)] for n in data["stems"]]
+        if repeat:  # a repeated subset's candidates are drawn K times as often
+            times = np.array([repeat.get(str(n).split("/")[0], 1) for n in data["stems"]])
+            rows = np.repeat(rows, times[rows[:, 0].astype(int)], axis=0)
         self.pos = rows[rows[:, 6] < NONE]
         self.neg = rows[rows[:, 6] == NONE]
 
@@ -235,8 +240,10 @@ class Batches(torch.utils.data.IterableDataset):
         photos = {f"{it.subset}/{it.stem}": loaded[0] for it in dev
                   if (args.all or not it.held_back)
                   and (loaded := load_samples([it], args.squeeze))}
-        train = list(photos.values())
-        mined = (Mined(args.mined_file, photos), args.mined) if args.mined > 0 else None
+        repeat = dict(args.repeat)
+        train = [s for name, s in photos.items()
+                 for _ in range(repeat.get(name.split("/")[0], 1))]
+        mined = (Mined(args.mined_file, photos, repeat), args.mined) if args.mined > 0 else None
         balanced = Balanced(train) if args.balanced else None
         train += load_corner_crops(args.squeeze)
         while True:
@@ -266,6 +273,9 @@ def main() -> None:
     ap.add_argument("--squeeze", type=float, default=SQUEEZE,
                     help="narrowest horizontal scale of the phone photos' crops (0.56 is as "
                     "narrow as the stored webcam photos: 16:9 frames stretched to 640x640)")
+    ap.add_argument("--repeat", action="append", default=[], metavar="SUBSET=K", type=_repeat,
+                    help="draw this subset's photos (labelled boxes and mined candidates) "
+                    "K times as often (e.g. phone_blackgold=2)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=CLS_MODEL_PATH)
     ap.add_argument("--save", type=Path, default=CACHE / "cls_last.pt")

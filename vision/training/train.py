@@ -291,7 +291,7 @@ def export(model: torch.nn.Module, path: Path) -> None:
     )
 
 
-def _repeat(text: str) -> tuple[str, int]:
+def parse_repeat(text: str) -> tuple[str, int]:
     subset, _, k = text.partition("=")
     if subset not in ASPECT or not k.isdigit() or int(k) < 1:
         raise argparse.ArgumentTypeError(f"--repeat {text}: SUBSET=K with K >= 1 expected")
@@ -308,6 +308,7 @@ def main() -> None:
     ap.add_argument("--init", type=Path, default=None,
                     help="start from these weights (.pt, or an exported .onnx: load_onnx)")
     ap.add_argument("--repeat", action="append", default=[], metavar="SUBSET=K",
+                    type=parse_repeat,
                     help="draw this subset's photos K times as often (e.g. phone_blackgold=2)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     ap.add_argument("--threads", type=int, default=2)
@@ -324,7 +325,7 @@ def main() -> None:
     dev = load_dev_set()
     train_items = [it for it in dev if args.all or not it.held_back]
     val_items = [it for it in dev if it.held_back]
-    repeat = dict(_repeat(r) for r in args.repeat)
+    repeat = dict(args.repeat)
     samples = [s for it, s in zip(train_items, load_samples(train_items), strict=True)
                for _ in range(repeat.get(it.subset, 1))] + load_corner_crops()
     synth = None

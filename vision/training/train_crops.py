@@ -34,9 +34,9 @@ from vision.labels import CLASSES, RANK_CLASSES, SUITS, load_dev_set, split_clas
 from vision.training.train import (
     SQUEEZE,
     Sample,
-    _repeat,
     load_corner_crops,
     load_samples,
+    parse_repeat,
     photometric,
 )
 
@@ -273,7 +273,7 @@ def main() -> None:
     ap.add_argument("--squeeze", type=float, default=SQUEEZE,
                     help="narrowest horizontal scale of the phone photos' crops (0.56 is as "
                     "narrow as the stored webcam photos: 16:9 frames stretched to 640x640)")
-    ap.add_argument("--repeat", action="append", default=[], metavar="SUBSET=K", type=_repeat,
+    ap.add_argument("--repeat", action="append", default=[], metavar="SUBSET=K", type=parse_repeat,
                     help="draw this subset's photos (labelled boxes and mined candidates) "
                     "K times as often (e.g. phone_blackgold=2)")
     ap.add_argument("--seed", type=int, default=1)

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Rebuild the models from the data we have (1.5-2.5 h of a 2-core machine, by the machine;
-# 80-100 min of it the classifier, 25-40 min the detector). Each stage starts from the
-# previous stage's weights (vision/training/cache/, git-ignored).
+# Rebuild the models from the data we have (1.5-2 h of a 2-core machine, by the machine;
+# about 60 min of it the classifier, 25-40 min the detector, a minute the mining). Each
+# stage starts from the previous stage's weights (vision/training/cache/, git-ignored).
 #   python -m venv .venv-train && .venv-train/bin/pip install -r requirements-vision-train.txt
 #   PY=.venv-train/bin/python sh vision/training/rebuild.sh
 # Every stage below trains on four fifths of the development photos (never on the
@@ -37,20 +37,21 @@ $PY -m vision.training.size_gain
 fi
 # the detector's candidates on the training photos, labelled (cache/mined.npz)
 $PY -m vision.training.mine
-# corner classifier on 32 px crops: labelled boxes (half class-balanced), mined candidates,
-# synthetic scenes, turned by any angle 70 % of the time (trick cards lie at every angle),
-# phone photos also squeezed to 0.56 of their width (as narrow as the stored webcam
-# photos); then two fine-tuning stages with a wider spread of crop sizes
-CLS="--px 32 --balanced --jpeg --any-angle 0.7 --squeeze 0.56"
-$PY -m vision.training.train_crops $CLS --steps 20000 --lr 3e-3 --mined 0.35 --synth 0.1 --eval-every 2000 --out $C/c32a.onnx --save $C/c32a.pt
-$PY -m vision.training.train_crops $CLS --init $C/c32a.pt --steps 12000 --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --synth 0.05 --eval-every 3000 --seed 2 --out $C/c32b.onnx --save $C/c32b.pt
-$PY -m vision.training.train_crops $CLS --init $C/c32b.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --synth 0.05 --eval-every 2000 --seed 3 --out vision/models/corner_cls.onnx --save $C/c32c.pt
+# corner classifier on 48 px crops (at 32 px the suit of a gold-on-black index is a few
+# pixels wide): labelled boxes (half class-balanced), mined candidates, synthetic scenes,
+# turned by any angle 70 % of the time (trick cards lie at every angle), phone photos
+# also squeezed to 0.56 of their width (as narrow as the stored webcam photos); then two
+# fine-tuning stages with a wider spread of crop sizes (about 45 min on 2 cores)
+CLS="--px 48 --balanced --jpeg --any-angle 0.7 --squeeze 0.56"
+$PY -m vision.training.train_crops $CLS --steps 10000 --lr 3e-3 --mined 0.35 --synth 0.1 --eval-every 2500 --seed 8 --out $C/c48a.onnx --save $C/c48a.pt
+$PY -m vision.training.train_crops $CLS --init $C/c48a.pt --steps 6000 --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --synth 0.05 --eval-every 3000 --seed 9 --out $C/c48b.onnx --save $C/c48b.pt
+$PY -m vision.training.train_crops $CLS --init $C/c48b.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --synth 0.05 --eval-every 3000 --seed 10 --out vision/models/corner_cls.onnx --save $C/c48c.pt
 # the recipe's honest figures (models that never saw the held-back fifth)
 $PY -m vision evaluate --split held-back
 if [ "$ALL" = 1 ]; then
 # the shipped classifier: one more stage on every development photo, candidates mined on
 # every photo too (cache/mined_all.npz)
 $PY -m vision.training.mine --all --out $C/mined_all.npz
-$PY -m vision.training.train_crops $CLS --init $C/c32c.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every 2000 --seed 4 --all --out vision/models/corner_cls.onnx --save $C/c32all.pt
+$PY -m vision.training.train_crops $CLS --init $C/c48c.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every 2000 --seed 4 --all --out vision/models/corner_cls.onnx --save $C/c48all.pt
 $PY -m vision evaluate
 fi

@@ -1,7 +1,7 @@
 """Train the corner-index classifier and export it to `vision/models/corner_cls.onnx`.
 
     python -m vision.training.mine        # first: the detector's candidates, labelled
-    python -m vision.training.train_crops --px 32 --mined 0.35 --balanced --steps 20000
+    python -m vision.training.train_crops --px 48 --mined 0.35 --balanced --steps 10000
 
 The detector (`train.py`) finds where corner indices are; this small network reads each
 one from a square crop (`--px` pixels; the runtime reads the size from

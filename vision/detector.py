@@ -33,7 +33,8 @@ CROP_PX = int(model_meta()["crop_px"])  # the classifier reads a square crop thi
 CROP_SCALE = 1.3  # crop side = CROP_SCALE x the longer side of the index box
 TTA_SCALES = (0.85, 1.0, 1.2)  # crop sizes (x CROP_SCALE) whose readings are averaged
 # only crops whose best class probability is below this are read at every size (0.6: the
-# lowest that keeps the 48 px classifier's training-split F1; 0.7 read 12 % more crops)
+# lowest that keeps the 48 px classifier's training-split F1; 0.7 read 8 % more crops
+# there, docs/VISION.md)
 TTA_BELOW = 0.6
 # The classifier was trained with the rare classes drawn more often (jokers above all);
 # its joker probability is multiplied by this prior correction and the reading

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from vision.evaluate import RESTORED, Score, card_set, evaluate, footnote, score_photo
-from vision.labels import is_held_back, load_dev_set
+from vision.evaluate import AUDITED, RESTORED, Score, card_set, evaluate, footnote, score_photo
+from vision.labels import AuditEntry, is_held_back, load_audit, load_dev_set
 
 
 def test_jokers_compare_as_is_a_joker() -> None:
@@ -69,3 +71,66 @@ def test_webcam_photos_are_also_scored_restored_to_16_9() -> None:
     assert scores[RESTORED].photos == scores["webcam_multi"].photos == 2
     assert scores[RESTORED].tp + scores[RESTORED].fn == scores["webcam_multi"].tp + \
         scores["webcam_multi"].fn  # the same labelled cards, read from another view
+
+
+def test_label_audit_checks_every_held_back_photo_and_only_those(carddata) -> None:  # type: ignore[no-untyped-def]
+    """vision/label_audit.csv: every held-back photo was looked at (a row each), no training
+    photo is listed, and every correction fits the photo's labels (a removed card is
+    labelled, an added one is not)."""
+    audit = load_audit()
+    held = {it.stem: it for it in load_dev_set() if it.held_back}
+    assert set(audit) == set(held)
+    changed = {stem: e.cards(held[stem]) for stem, e in audit.items() if e.remove or e.add}
+    assert changed and all(audit[s].subset == held[s].subset for s in audit)
+    assert changed["IMG_7785_JPG"] == {"3H", "8D", "AS"}  # the index reads A, labelled 4S
+    assert changed["IMG_20220921_194605_jpg"] == {"6C", "JOKER"}
+
+
+def _audit_file(tmp_path: Path, *rows: str) -> Path:
+    path = tmp_path / "audit.csv"
+    path.write_text("# comment\nsubset,stem,remove,add,what is seen\n" + "\n".join(rows) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(("rows", "message"), [
+    (("phone_std,IMG_1,,1S,x",), "not a card: 1S"),
+    (("phone_std,IMG_1,,AS",), "5 fields expected"),
+    (("phone_std,IMG_1,,,x", "phone_std,IMG_1,,,y"), "listed twice"),
+    (("tablet,IMG_1,,,x",), "unknown subset"),
+    (("phone_std,IMG_1,AS,AS,x",), "both removed and added"),
+])
+def test_label_audit_rejects_a_bad_row_with_its_line(tmp_path: Path, rows: tuple[str, ...],
+                                                     message: str) -> None:
+    with pytest.raises(ValueError, match=message) as err:
+        load_audit(_audit_file(tmp_path, *rows))
+    assert "line " in str(err.value)
+
+
+def test_label_audit_needs_its_header(tmp_path: Path) -> None:
+    (tmp_path / "bare.csv").write_text("stem,add\nIMG_1,AS\n")
+    with pytest.raises(ValueError, match="header"):
+        load_audit(tmp_path / "bare.csv")
+
+
+def test_audit_entry_refuses_a_correction_that_does_not_fit_the_labels(carddata) -> None:  # type: ignore[no-untyped-def]
+    item = next(it for it in load_dev_set() if it.stem == "IMG_7785_JPG")
+    assert AuditEntry(item.subset, item.stem, frozenset(), frozenset(), "").cards(item) == \
+        item.cards()
+    with pytest.raises(ValueError, match="not labelled"):
+        AuditEntry(item.subset, item.stem, frozenset({"KS"}), frozenset(), "").cards(item)
+    with pytest.raises(ValueError, match="already labelled"):
+        AuditEntry(item.subset, item.stem, frozenset(), frozenset({"3H"}), "").cards(item)
+
+
+@pytest.mark.usefixtures("carddata", "model")
+def test_audited_photos_are_scored_twice_with_the_same_readings() -> None:
+    """The publisher's labels keep their row; the audited labels get a row of their own."""
+    audit = load_audit()
+    items = [it for it in load_dev_set() if it.stem in ("IMG_7785_JPG", "IMG_7839_JPG")]
+    scores = evaluate(items, audit=audit)
+    assert set(scores) == {"phone_blackgold", "phone_blackgold" + AUDITED}
+    plain, audited = scores["phone_blackgold"], scores["phone_blackgold" + AUDITED]
+    assert plain.photos == audited.photos == 2
+    assert plain.tp + plain.fn == 7 and audited.tp + audited.fn == 9  # labelled cards
+    assert plain.tp + plain.fp == audited.tp + audited.fp  # the same cards reported
+    assert set(evaluate(items[:1])) == {"phone_blackgold"}  # no audit, no audited row

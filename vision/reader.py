@@ -313,7 +313,7 @@ def _choose_view(img: np.ndarray, threshold: float) -> tuple[np.ndarray, float, 
             best = (view, factor, cands, probs, score)
     assert best is not None  # views() always gives the image as it is
     view, factor, cands, probs, _score = best
-    return view, factor, reclassify(cands, det.reread_unsure(view, cands, probs))
+    return view, factor, reclassify(*det.reread_unsure(view, cands, probs))
 
 
 def _unwiden(c: Corner, factor: float) -> Corner:

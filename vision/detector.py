@@ -197,6 +197,11 @@ def crop_at(image: np.ndarray, cx: float, cy: float, side: float, angle: float =
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+def crop_side(c: Corner) -> float:
+    """The side of the square the classifier reads around a corner (`CROP_SCALE` x its box)."""
+    return max(c.w, c.h) * CROP_SCALE
+
+
 def class_probs(rank_logits: np.ndarray, suit_logits: np.ndarray) -> np.ndarray:
     """N x len(CLASSES) probabilities from the classifier's rank and suit outputs
     (p(card) = p(rank) x p(suit); the rest is the "not an index" share), with the joker
@@ -256,8 +261,7 @@ class Detector:
         """The classifier's reading (N x len(CLASSES)) of each corner's crop at its size."""
         if not corners:
             return np.zeros((0, len(CLASSES)))
-        return self.read_crops([crop_at(image, c.x, c.y, max(c.w, c.h) * CROP_SCALE)
-                                for c in corners])
+        return self.read_crops([crop_at(image, c.x, c.y, crop_side(c)) for c in corners])
 
     def reread_unsure(self, image: np.ndarray, corners: list[Corner],
                       probs: np.ndarray) -> tuple[list[Corner], np.ndarray]:
@@ -274,32 +278,38 @@ class Detector:
         if not unsure:
             return corners, probs
         out = probs.copy()
-        side = [max(corners[i].w, corners[i].h) * CROP_SCALE for i in unsure]
-        crops = [crop_at(image, corners[i].x, corners[i].y, sd * k)
-                 for k in extra for i, sd in zip(unsure, side, strict=True)]
+        crops = [crop_at(image, corners[i].x, corners[i].y, crop_side(corners[i]) * k)
+                 for k in extra for i in unsure]
         more = self.read_crops(crops).reshape(len(extra), len(unsure), -1).sum(axis=0)
         out[unsure] = (probs[unsure] + more) / (1 + len(extra))
         if SIZE_PRIOR is None:
             return corners, out
-        # the photo's index size, from the corners surely read as a card
-        card = probs[:, : CLASSES.index(BACK)].max(axis=1)
-        sure_sides = [max(c.w, c.h) * CROP_SCALE for c, p in zip(corners, card, strict=True)
-                      if p >= TTA_BELOW]
+        return self._read_at_index_size(image, corners, probs, out, unsure, SIZE_PRIOR)
+
+    def _read_at_index_size(self, image: np.ndarray, corners: list[Corner], first: np.ndarray,
+                            out: np.ndarray, unsure: list[int],
+                            ratio: float) -> tuple[list[Corner], np.ndarray]:
+        """`SIZE_PRIOR`: the unsure corners whose crop side is more than `ratio` off the
+        median side of the corners the first reading (`first`) is sure are a card, and whose
+        peak scores `SIZE_PRIOR_MIN_SCORE`, are read at that median side; a surer reading
+        replaces theirs in `out`, and the corner's box is scaled to that size."""
+        card = first[:, : CLASSES.index(BACK)].max(axis=1)
+        sure_sides = [crop_side(c) for c, p in zip(corners, card, strict=True) if p >= TTA_BELOW]
         if not sure_sides:
             return corners, out
         typical = float(np.median(sure_sides))
-        off = [i for i, sd in zip(unsure, side, strict=True)
-               if max(sd / typical, typical / sd) > SIZE_PRIOR
-               and corners[i].score >= SIZE_PRIOR_MIN_SCORE]
+        off = [i for i in unsure if corners[i].score >= SIZE_PRIOR_MIN_SCORE
+               and max(crop_side(corners[i]) / typical, typical / crop_side(corners[i])) > ratio]
         if not off:
             return corners, out
         crops = [crop_at(image, corners[i].x, corners[i].y, typical * k)
                  for k in SIZE_PRIOR_SCALES for i in off]
         alt = self.read_crops(crops).reshape(len(SIZE_PRIOR_SCALES), len(off), -1).mean(axis=0)
         corners = list(corners)
-        for j, i in enumerate(off):
-            if alt[j].max() > out[i].max():
-                out[i] = alt[j]
-                c, k = corners[i], typical / side[unsure.index(i)]
+        for i, reading in zip(off, alt, strict=True):
+            if reading.max() > out[i].max():
+                out[i] = reading
+                c = corners[i]
+                k = typical / crop_side(c)
                 corners[i] = Corner(c.x, c.y, c.w * k, c.h * k, c.score, c.classes)
         return corners, out

@@ -39,6 +39,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 # The held-back fifth's labels checked by hand (`load_audit`); the publisher's labels miss a
 # few cards a person can read (carddata README caveat 4) and misname one.
 AUDIT_PATH = Path(__file__).resolve().parent / "label_audit.csv"
+AUDIT_HEADER = ["subset", "stem", "remove", "add", "what is seen"]
 
 
 def carddata_dir() -> Path:
@@ -139,13 +140,13 @@ def load_audit(path: Path = AUDIT_PATH) -> dict[str, AuditEntry]:
     rows = [(n, next(csv.reader([line])))
             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
             if line.strip() and not line.startswith("#")]
-    if not rows or rows[0][1] != ["subset", "stem", "remove", "add", "what is seen"]:
-        raise ValueError(f"{path.name}: header 'subset,stem,remove,add,what is seen' expected")
+    if not rows or rows[0][1] != AUDIT_HEADER:
+        raise ValueError(f"{path.name}: header '{','.join(AUDIT_HEADER)}' expected")
     out: dict[str, AuditEntry] = {}
     for n, row in rows[1:]:
         where = f"{path.name} line {n}"
-        if len(row) != 5:
-            raise ValueError(f"{where}: 5 fields expected, got {len(row)}")
+        if len(row) != len(AUDIT_HEADER):
+            raise ValueError(f"{where}: {len(AUDIT_HEADER)} fields expected, got {len(row)}")
         subset, stem, remove, add, note = row
         if subset not in SUBSETS:
             raise ValueError(f"{where}: unknown subset {subset!r}")

@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector import CROP_SCALE, Corner, Detector
+from vision.detector import Corner, Detector, crop_side
 from vision.labels import ASPECT, CLASSES, load_dev_set
 
 NONE = len(CLASSES)
@@ -62,7 +62,7 @@ def mine(items: list, det: Detector) -> dict[str, np.ndarray]:
                     j = int(np.argmin(dist))
                     if on_index(c, gx[j], gy[j], size[j]):
                         label = CLASSES.index(names[j])
-                side = max(c.w, c.h) * CROP_SCALE
+                side = crop_side(c)
                 rows.append((k, c.x / ax, c.y, side, ax, c.score, label))
     arr = np.array(rows, np.float64).reshape(-1, 7)
     stems = np.array([f"{it.subset}/{it.stem}" for it in items])

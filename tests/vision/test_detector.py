@@ -89,3 +89,17 @@ def test_size_gain_is_the_shipped_detectors() -> None:
     labelled = sum(b[0] != BACK for it in items for b in it.boxes)
     assert len(ratios) > 0.85 * labelled, (len(ratios), labelled)  # most indices are found
     assert abs(statistics.median(ratios) / SIZE_GAIN - 1) < 0.03, statistics.median(ratios)
+
+
+def test_size_gain_by_band_medians_per_predicted_size() -> None:
+    """`size_gain.by_band`: labelled / predicted medians per band of predicted size, the
+    first band from 0, the last open, empty bands left out (the banded figures of
+    docs/VISION.md, 2026-12-03, come from it)."""
+    from vision.training.size_gain import by_band
+
+    pairs = [(10.0, 40.0), (11.0, 33.0), (30.0, 60.0), (100.0, 110.0), (200.0, 240.0)]
+    bands = by_band(pairs, (20.0, 50.0))
+    assert [(lo, hi, n) for lo, hi, n, _ in bands] == [
+        (0.0, 20.0, 2), (20.0, 50.0, 1), (50.0, float("inf"), 2)]
+    assert [round(m, 3) for *_, m in bands] == [3.5, 2.0, 1.15]
+    assert by_band(pairs, (12.0, 20.0, 30.0))[1][:3] == (30.0, float("inf"), 3)

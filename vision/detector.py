@@ -61,10 +61,20 @@ MAX_CANDIDATES = 48  # the classifier reads at most this many peaks, best first
 # big indices of close-up phone photos.
 PASSES = (1.0, 0.5)
 TOP_K = 5
-# The size head under-reads the index box (labelled / predicted size: median 1.6 on the
-# training split, measured); this brings the crops the classifier reads back to the
-# trained framing.
+# The size head under-reads the index box, and compresses its range: small indices are
+# read far too small, big ones nearly right (labelled / predicted longer side on the
+# training photos: 2.73 at 12-20 px, 1.93 at 20-33, 1.43 at 33-55, 1.15 above 55 px;
+# `python -m vision.training.size_gain`). The gain is SIZE_GAIN at SIZE_GAIN_REF working
+# pixels and scales as (predicted / SIZE_GAIN_REF) ** SIZE_GAIN_SLOPE, within
+# SIZE_GAIN_RANGE (`size_gain`). The shipped classifier learnt its mined crops at one gain
+# for every size (SLOPE 0, SIZE_GAIN the overall median); the fit, about 10.6 /
+# sqrt(predicted), is SLOPE -0.5 at REF 41 px, which brings every size to the labelled
+# framing but needs a classifier trained on its crops and the reader's pairing range
+# (PAIR_MIN, PAIR_MAX) and SIZE_PRIOR chosen again (docs/VISION.md, 2026-12-03).
 SIZE_GAIN = 1.65
+SIZE_GAIN_REF = 41.0
+SIZE_GAIN_SLOPE = 0.0
+SIZE_GAIN_RANGE = (1.0, 3.0)
 
 
 @dataclass(frozen=True)
@@ -143,20 +153,35 @@ def _softmax(x: np.ndarray, axis: int) -> np.ndarray:
     return e / e.sum(axis=axis, keepdims=True)
 
 
+def size_gain(predicted: np.ndarray) -> np.ndarray:
+    """The factor each predicted box is multiplied by, for its longer side `predicted` in
+    working-scale pixels (the image at `working_scale`, whatever the pass)."""
+    gain = SIZE_GAIN * (np.maximum(predicted, 1.0) / SIZE_GAIN_REF) ** SIZE_GAIN_SLOPE
+    return np.clip(gain, *SIZE_GAIN_RANGE)
+
+
 def decode(
     heat: np.ndarray,
     size: np.ndarray,
     scale: float,
     threshold: float = PEAK_THRESHOLD,
+    base_scale: float | None = None,
+    gain: bool = True,
 ) -> list[Corner]:
     """Network outputs (1xCxHxW each) -> corners in original-image pixels, not yet read
-    (`classes` is empty until the crop classifier reads them)."""
+    (`classes` is empty until the crop classifier reads them). `scale` is the pass's scale,
+    `base_scale` the working scale (default: `scale`, a full-scale pass); the boxes are
+    multiplied by `size_gain` unless `gain` is false (`vision.training.size_gain` measures
+    the raw boxes)."""
     hm = 1.0 / (1.0 + np.exp(-heat[0, 0]))
     peaks = cv2.dilate(hm, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((hm >= peaks) & (hm >= threshold))
     if len(ys) == 0:
         return []
-    sizes = np.exp(size[0][:, ys, xs].T) * STRIDE / scale * SIZE_GAIN
+    sizes = np.exp(size[0][:, ys, xs].T) * STRIDE / scale
+    if gain:
+        working = sizes.max(axis=1) * (scale if base_scale is None else base_scale)
+        sizes = sizes * size_gain(working)[:, None]
     corners = [
         Corner(x=(x + 0.5) * STRIDE / scale, y=(y + 0.5) * STRIDE / scale,
                w=float(sizes[i, 0]), h=float(sizes[i, 1]), score=float(hm[y, x]), classes=())
@@ -245,16 +270,19 @@ class Detector:
         rank, suit = self.cls_net.forward(["rank", "suit"])
         return class_probs(rank, suit)
 
-    def candidates(self, image: np.ndarray, threshold: float = PEAK_THRESHOLD) -> list[Corner]:
+    def candidates(self, image: np.ndarray, threshold: float = PEAK_THRESHOLD,
+                   gain: bool = True) -> list[Corner]:
         """The detector's best `MAX_CANDIDATES` peaks over every pass, not yet read by the
-        crop classifier (training mines these to teach the classifier its real inputs)."""
+        crop classifier (training mines these to teach the classifier its real inputs);
+        `gain=False` leaves the boxes as the size head reads them (`decode`)."""
         corners: list[Corner] = []
+        base = working_scale(*image.shape[:2])
         for blob, scale in pyramid(image):
             self.net.setInput(blob)
             # the shipped graph has no class head: train.py exports heat and size only
             # (cv2.dnn computes every layer of a graph; the crop classifier reads better)
             heat, size = self.net.forward(["heat", "size"])
-            corners = merge(corners, decode(heat, size, scale, threshold))
+            corners = merge(corners, decode(heat, size, scale, threshold, base, gain))
         return corners[:MAX_CANDIDATES]
 
     def first_reading(self, image: np.ndarray, corners: list[Corner]) -> np.ndarray:

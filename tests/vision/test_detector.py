@@ -74,21 +74,36 @@ def test_mined_candidates_are_labelled_by_the_index_they_fall_on() -> None:
 
 
 @pytest.mark.usefixtures("carddata", "model")
-def test_size_gain_is_the_shipped_detectors() -> None:
+def test_size_gain_is_the_shipped_detectors(monkeypatch: pytest.MonkeyPatch) -> None:
     """SIZE_GAIN (the size head under-reads index boxes) is the median labelled/predicted
     size of the shipped detector on the training photos (`vision.training.size_gain`), so
-    a retrained detector shipped without remeasuring it fails here."""
+    a retrained detector shipped without remeasuring it fails here. The size head also
+    compresses its range (2.74 at 12-20 px, 1.15 at 55 px and over); the fitted slope
+    (`SIZE_GAIN_SLOPE` -0.5 at `SIZE_GAIN_REF` 41 px, not yet shipped: docs/VISION.md,
+    2026-12-03) brings every well-filled band of predicted size near the labelled size."""
     import statistics
 
-    from vision.detector import SIZE_GAIN
+    import numpy as np
+
+    import vision.detector
+    from vision.detector import SIZE_GAIN, size_gain
     from vision.labels import BACK
-    from vision.training.size_gain import size_ratios
+    from vision.training.size_gain import by_band, size_pairs
 
     items = [it for it in load_dev_set() if not it.held_back]
-    ratios = size_ratios(items, Detector())
+    pairs = size_pairs(items, Detector())
     labelled = sum(b[0] != BACK for it in items for b in it.boxes)
-    assert len(ratios) > 0.85 * labelled, (len(ratios), labelled)  # most indices are found
+    assert len(pairs) > 0.85 * labelled, (len(pairs), labelled)  # most indices are found
+    ratios = [lab / pred for pred, lab in pairs]
     assert abs(statistics.median(ratios) / SIZE_GAIN - 1) < 0.03, statistics.median(ratios)
+    assert all(abs(m / SIZE_GAIN - 1) < 0.03 for m in size_gain(np.array([10.0, 40, 200])))
+    monkeypatch.setattr(vision.detector, "SIZE_GAIN_SLOPE", -0.5)
+    monkeypatch.setattr(vision.detector, "SIZE_GAIN_REF", 41.0)
+    gained = [(pred * float(size_gain(np.array([pred]))[0]), lab) for pred, lab in pairs]
+    bands = [(lo, n, median) for lo, _hi, n, median in by_band(pairs, gained=gained)]
+    assert all(0.8 < median < 1.25 for _lo, n, median in bands if n >= 100), bands
+    constant = [(lo, n, median) for lo, _hi, n, median in by_band(pairs)]
+    assert not all(0.8 * SIZE_GAIN < m < 1.25 * SIZE_GAIN for _lo, n, m in constant if n >= 100)
 
 
 def test_size_gain_by_band_medians_per_predicted_size() -> None:
@@ -103,3 +118,5 @@ def test_size_gain_by_band_medians_per_predicted_size() -> None:
         (0.0, 20.0, 2), (20.0, 50.0, 1), (50.0, float("inf"), 2)]
     assert [round(m, 3) for *_, m in bands] == [3.5, 2.0, 1.15]
     assert by_band(pairs, (12.0, 20.0, 30.0))[1][:3] == (30.0, float("inf"), 3)
+    gained = [(pred * 2, lab) for pred, lab in pairs]  # banded by the predicted size
+    assert [round(m, 3) for *_, m in by_band(pairs, (20.0, 50.0), gained)] == [1.75, 1.0, 0.575]

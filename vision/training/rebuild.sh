@@ -31,7 +31,8 @@ cp $C/last.pt $C/fast2.pt
 # network (--init an .onnx: batch norms folded, their statistics kept, train.load_onnx)
 $PY -m vision.training.train $DET --init $C/fast2.onnx --steps 4000 --lr 1.5e-3 --synth 0.15 --seed 6 --repeat phone_blackgold=3 --eval-every 4000 --out $C/fast3.onnx
 $PY -m vision.training.train $DET --init $C/fast3.onnx --steps 4000 --lr 1e-3 --synth 0.15 --seed 7 --repeat phone_blackgold=3 --eval-every 4000 --out vision/models/corner_net.onnx
-# the size head's gain: set vision.detector.SIZE_GAIN to the median this prints
+# the size head's gain: set vision.detector.SIZE_GAIN to the median this prints (and, for a
+# size-dependent gain, SIZE_GAIN_SLOPE / SIZE_GAIN_REF from its fit: docs/VISION.md)
 # (tests/vision/test_detector.py checks it)
 $PY -m vision.training.size_gain
 fi

@@ -1,49 +1,64 @@
-"""Measure the detector's size gain (`vision.detector.SIZE_GAIN`) after a detector is trained.
+"""Measure the detector's size gain (`vision.detector.size_gain`) after a detector is trained.
 
-    python -m vision.training.size_gain        # median labelled / predicted index size
+    python -m vision.training.size_gain        # labelled / predicted index size, by band
 
-The detector's size head reads index boxes smaller than they are labelled, and the crop
-classifier must see the framing it was trained on, so the runtime multiplies every size by
-`SIZE_GAIN`. This script runs the shipped detector, or `--model`, as the recogniser runs
-it (`Detector.candidates`) on the training photos (never the held-back fifth, never the
-hold-out), pairs each labelled index with the strongest candidate on it (`mine.on_index`),
-and prints the median of labelled size / predicted size, the size being the longer side,
-and that median for bands of predicted size (`by_band`): the size head compresses its range
-(small indices are read far too small, big ones nearly right; docs/VISION.md, 2026-12-03),
-which one `SIZE_GAIN` does not undo.
+The detector's size head reads index boxes smaller than they are labelled, and compresses
+its range (small indices are read far too small, big ones nearly right), while the crop
+classifier must see the framing it was trained on: the runtime multiplies every box by
+`size_gain(predicted)`, `SIZE_GAIN` at `SIZE_GAIN_REF` working pixels and scaling as
+(predicted / SIZE_GAIN_REF) ** SIZE_GAIN_SLOPE. This script runs the shipped detector, or
+`--model`, as the recogniser runs it (`Detector.candidates`, the boxes left as the size
+head reads them) on the training photos (never the held-back fifth, never the hold-out),
+pairs each labelled index with the strongest candidate on it (`mine.on_index`), and prints
+the median of labelled size / predicted size (the longer side, in working-scale pixels)
+for bands of predicted size (`by_band`), the least-squares fit of its logarithm on the
+predicted size's (which `SIZE_GAIN_SLOPE` and `SIZE_GAIN_REF` are set from), and what is
+left after the gain (each band's median should be near 1).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 from pathlib import Path
 
 import cv2
+import numpy as np
 
-from vision.detector import MODEL_PATH, SIZE_GAIN, Detector
+from vision.detector import (
+    MODEL_PATH,
+    SIZE_GAIN,
+    SIZE_GAIN_REF,
+    SIZE_GAIN_SLOPE,
+    Detector,
+    size_gain,
+    working_scale,
+)
 from vision.labels import BACK, LabelledImage, load_dev_set
 from vision.reader import load_image
 from vision.training.mine import on_index
 
-BANDS = (12.0, 20.0, 33.0, 55.0)  # predicted longer side (px, without SIZE_GAIN) band edges
+BANDS = (12.0, 20.0, 33.0, 55.0)  # band edges: predicted longer side, working-scale px
 
 
 def size_ratios(items: list[LabelledImage], det: Detector, threshold: float = 0.3) -> list[float]:
-    """Labelled / predicted longer side (without `SIZE_GAIN`) of every labelled index that
-    has a candidate with a score of at least `threshold` on it."""
+    """Labelled / predicted longer side (the size head's box, without the gain) of every
+    labelled index that has a candidate with a score of at least `threshold` on it."""
     return [labelled / predicted for predicted, labelled in size_pairs(items, det, threshold)]
 
 
 def size_pairs(items: list[LabelledImage], det: Detector,
                threshold: float = 0.3) -> list[tuple[float, float]]:
-    """(predicted longer side without `SIZE_GAIN`, labelled longer side) of every labelled
-    index that has a candidate with a score of at least `threshold` on it."""
+    """(predicted longer side without the gain, labelled longer side), in working-scale
+    pixels, of every labelled index that has a candidate with a score of at least
+    `threshold` on it."""
     out = []
     for it in items:
         img = load_image(it.path)
         h, w = img.shape[:2]
-        cands = det.candidates(img, threshold)
+        cands = det.candidates(img, threshold, gain=False)
+        base = working_scale(h, w)
         for name, x, y, bw, bh in it.boxes:
             if name == BACK:
                 continue
@@ -51,22 +66,35 @@ def size_pairs(items: list[LabelledImage], det: Detector,
             on = [c for c in cands if on_index(c, x * w, y * h, side)]
             if on:
                 best = max(on, key=lambda c: c.score)
-                out.append((max(best.w, best.h) / SIZE_GAIN, side))
+                out.append((max(best.w, best.h) * base, side * base))
     return out
 
 
-def by_band(pairs: list[tuple[float, float]],
-            edges: tuple[float, ...] = BANDS) -> list[tuple[float, float, int, float]]:
+def fit(pairs: list[tuple[float, float]]) -> tuple[float, float]:
+    """(slope, intercept) of the least-squares line log(labelled / predicted) =
+    intercept + slope * log(predicted)."""
+    x = np.log([pred for pred, _ in pairs])
+    y = np.log([lab for _, lab in pairs]) - x
+    slope, intercept = np.polyfit(x, y, 1)
+    return float(slope), float(intercept)
+
+
+def by_band(pairs: list[tuple[float, float]], edges: tuple[float, ...] = BANDS,
+            gained: list[tuple[float, float]] | None = None,
+            ) -> list[tuple[float, float, int, float]]:
     """(low, high, count, median labelled / predicted size) for each band of predicted
-    size between `edges` (the first from 0, the last open); empty bands are left out."""
+    size between `edges` (the first from 0, the last open); empty bands are left out.
+    With `gained` (the same indices' (gained size, labelled size)), the medians are of
+    labelled / gained size, still banded by the predicted size of `pairs`."""
     bounds = [0.0, *edges, float("inf")]
+    rows = gained if gained is not None else pairs
     out = []
     for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
-        ratios = [lab / pred for pred, lab in pairs if lo <= pred < hi]
+        ratios = [lab / size for (pred, _), (size, lab) in zip(pairs, rows, strict=True)
+                  if lo <= pred < hi]
         if ratios:
             out.append((lo, hi, len(ratios), statistics.median(ratios)))
     return out
-
 
 def main() -> None:
     ap = argparse.ArgumentParser()
@@ -76,16 +104,20 @@ def main() -> None:
     cv2.setNumThreads(1)
     items = [it for it in load_dev_set() if not it.held_back]
     pairs = size_pairs(items, Detector(args.model), args.threshold)
-    ratios = [lab / pred for pred, lab in pairs]
-    if not ratios:
+    if not pairs:
         raise SystemExit("no labelled index has a candidate on it")
-    q = statistics.quantiles(ratios, n=4)
+    ratios = [lab / pred for pred, lab in pairs]
+    slope, intercept = fit(pairs)
     print(f"{len(ratios)} indices: labelled / predicted size median "
-          f"{statistics.median(ratios):.3f} (quartiles {q[0]:.3f}, {q[2]:.3f}); "
-          f"SIZE_GAIN is {SIZE_GAIN}")
-    for lo, hi, n, median in by_band(pairs):
-        print(f"  predicted {lo:>3.0f}-{hi:<4.0f}px: {n:>4} indices, median {median:.3f}")
-
+          f"{statistics.median(ratios):.3f}; least squares: log ratio = {intercept:.3f} "
+          f"{slope:+.3f} log predicted, {SIZE_GAIN} at "
+          f"{math.exp((math.log(SIZE_GAIN) - intercept) / slope):.1f} px "
+          f"(SIZE_GAIN {SIZE_GAIN}, SIZE_GAIN_REF {SIZE_GAIN_REF}, SIZE_GAIN_SLOPE {SIZE_GAIN_SLOPE})")
+    gained = [(pred * float(size_gain(np.array([pred]))[0]), lab) for pred, lab in pairs]
+    for (lo, hi, n, median), (*_, left) in zip(by_band(pairs), by_band(pairs, gained=gained),
+                                               strict=True):
+        print(f"  predicted {lo:>3.0f}-{hi:<4.0f}px: {n:>4} indices, median {median:.3f}, "
+              f"after the gain {left:.3f}")
 
 if __name__ == "__main__":
     main()

@@ -88,7 +88,7 @@ def test_size_gain_is_the_shipped_detectors(monkeypatch: pytest.MonkeyPatch) -> 
     import vision.detector
     from vision.detector import SIZE_GAIN, size_gain
     from vision.labels import BACK
-    from vision.training.size_gain import by_band, size_pairs
+    from vision.training.size_gain import by_band, gain_pairs, size_pairs
 
     items = [it for it in load_dev_set() if not it.held_back]
     pairs = size_pairs(items, Detector())
@@ -99,8 +99,7 @@ def test_size_gain_is_the_shipped_detectors(monkeypatch: pytest.MonkeyPatch) -> 
     assert all(abs(m / SIZE_GAIN - 1) < 0.03 for m in size_gain(np.array([10.0, 40, 200])))
     monkeypatch.setattr(vision.detector, "SIZE_GAIN_SLOPE", -0.5)
     monkeypatch.setattr(vision.detector, "SIZE_GAIN_REF", 41.0)
-    gained = [(pred * float(size_gain(np.array([pred]))[0]), lab) for pred, lab in pairs]
-    bands = [(lo, n, median) for lo, _hi, n, median in by_band(pairs, gained=gained)]
+    bands = [(lo, n, median) for lo, _hi, n, median in by_band(pairs, gained=gain_pairs(pairs))]
     assert all(0.8 < median < 1.25 for _lo, n, median in bands if n >= 100), bands
     constant = [(lo, n, median) for lo, _hi, n, median in by_band(pairs)]
     assert not all(0.8 * SIZE_GAIN < m < 1.25 * SIZE_GAIN for _lo, n, m in constant if n >= 100)

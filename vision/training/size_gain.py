@@ -96,6 +96,13 @@ def by_band(pairs: list[tuple[float, float]], edges: tuple[float, ...] = BANDS,
             out.append((lo, hi, len(ratios), statistics.median(ratios)))
     return out
 
+
+def gain_pairs(pairs: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The `pairs` with each predicted size multiplied by its `size_gain` (one call)."""
+    gains = size_gain(np.array([pred for pred, _ in pairs], np.float64))
+    return [(pred * float(g), lab) for (pred, lab), g in zip(pairs, gains, strict=True)]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--threshold", type=float, default=0.3, help="weakest candidate paired")
@@ -113,11 +120,12 @@ def main() -> None:
           f"{slope:+.3f} log predicted, {SIZE_GAIN} at "
           f"{math.exp((math.log(SIZE_GAIN) - intercept) / slope):.1f} px "
           f"(SIZE_GAIN {SIZE_GAIN}, SIZE_GAIN_REF {SIZE_GAIN_REF}, SIZE_GAIN_SLOPE {SIZE_GAIN_SLOPE})")
-    gained = [(pred * float(size_gain(np.array([pred]))[0]), lab) for pred, lab in pairs]
+    gained = gain_pairs(pairs)
     for (lo, hi, n, median), (*_, left) in zip(by_band(pairs), by_band(pairs, gained=gained),
                                                strict=True):
         print(f"  predicted {lo:>3.0f}-{hi:<4.0f}px: {n:>4} indices, median {median:.3f}, "
               f"after the gain {left:.3f}")
+
 
 if __name__ == "__main__":
     main()

@@ -365,12 +365,21 @@
     const d = deal();
     const dealChanged = (d ? d.number : null) !== oldDeal;
     if (dealChanged) comp = {};
-    // a trick composer waiting for its leader takes the engine's next leader
-    if (comp.tricks && compIsEmpty("tricks")) comp.tricks = freshTrick();
+    // the live feed may repeat the state the tablet has (an update whose answer came
+    // first, a reconnect): only a log that moved on resets an empty composer, so a lead
+    // size chosen or a seat tapped in the meantime stays
+    const moved = state.seq !== oldSeq;
+    // a trick composer waiting for its leader takes the engine's next leader (and keeps
+    // the lead size the referee chose while the answer was on its way)
+    if (moved && comp.tricks && compIsEmpty("tricks")) {
+      const leadSize = comp.tricks.leadSize;
+      comp.tricks = freshTrick();
+      comp.tricks.leadSize = leadSize;
+    }
     // an empty play composer follows the engine's next seat; without one it keeps its own guess
-    if (comp.play && compIsEmpty("play") && d && d.next_to_play !== undefined && d.next_to_play !== null) comp.play.seat = d.next_to_play;
-    if (comp.bury && compIsEmpty("bury")) comp.bury = freshComp("bury");
-    if (oldSeq !== state.seq && (phase() !== oldPhase || dealChanged || mode === null || !state.seated || mode === "seat")) {
+    if (moved && comp.play && compIsEmpty("play") && d && d.next_to_play !== undefined && d.next_to_play !== null) comp.play.seat = d.next_to_play;
+    if (moved && comp.bury && compIsEmpty("bury")) comp.bury = freshComp("bury");
+    if (moved && (phase() !== oldPhase || dealChanged || mode === null || !state.seated || mode === "seat")) {
       const wanted = modeForPhase();
       if (compIsEmpty(mode)) mode = wanted;
       if (!comp[mode]) comp[mode] = freshComp(mode);

@@ -455,3 +455,33 @@ def test_camera_request_gets_expected_counts_played_cards_and_bottom_seat(
     assert "QS" not in detail["played"]  # the draft is in the photo, not yet played
     assert detail["bottomSeat"] == 2
     assert page.inner_text('#camera-bottom-seat option[value="1"]') == "钱"
+
+
+def test_a_repeated_state_keeps_the_lead_size_chosen_for_the_next_trick(
+    live_app: Any, live_server: str, page: Any
+) -> None:
+    """The live feed may bring the state the tablet already has (an update whose answer
+    came first, a reconnect): that must not reset the empty trick composer, or the lead
+    size the referee just chose is lost and a pair is entered as two single tricks (the
+    picker then locks half-way through the trick). The next trick's composer keeps the
+    chosen size when the engine's answer names its leader."""
+    token, match_id = seed_match(live_app)
+    tablet = Tablet(page, live_server, token, match_id).open()
+    tablet.ready_to_play()
+    tablet.tap('#lead-size button[data-size="2"]')
+    page.evaluate("window.tableApp.fetchState()")
+    page.wait_for_function("window.tableApp.state.seq === 4")
+    page.wait_for_timeout(300)  # the repeated state's answer has been applied
+    assert page.evaluate("window.tableApp.composer.leadSize") == 2
+    for card in ["KH", "KH"]:
+        tablet.card(card)
+    assert page.evaluate("window.tableApp.composer.plays") == [["KH", "KH"], [], [], []]
+    for card in ["5H", "3H", "7H", "8H", "9H", "10H"]:
+        tablet.card(card)
+    before = tablet.seq()
+    # the lead size of the next trick is chosen before the engine has answered
+    page.evaluate("""() => { document.querySelector('#confirm').click();
+        document.querySelector('#lead-size button[data-size="2"]').click(); }""")
+    tablet.settle(before + 1)
+    assert page.evaluate("window.tableApp.composer.leader") == 0
+    assert page.evaluate("window.tableApp.composer.leadSize") == 2

@@ -469,9 +469,8 @@ def test_a_repeated_state_keeps_the_lead_size_chosen_for_the_next_trick(
     tablet = Tablet(page, live_server, token, match_id).open()
     tablet.ready_to_play()
     tablet.tap('#lead-size button[data-size="2"]')
-    page.evaluate("window.tableApp.fetchState()")
-    page.wait_for_function("window.tableApp.state.seq === 4")
-    page.wait_for_timeout(300)  # the repeated state's answer has been applied
+    page.evaluate("() => window.tableApp.fetchState()")  # awaited: the state is applied
+    assert tablet.seq() == 4
     assert page.evaluate("window.tableApp.composer.leadSize") == 2
     for card in ["KH", "KH"]:
         tablet.card(card)

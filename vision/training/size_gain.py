@@ -42,12 +42,6 @@ from vision.training.mine import on_index
 BANDS = (12.0, 20.0, 33.0, 55.0)  # band edges: predicted longer side, working-scale px
 
 
-def size_ratios(items: list[LabelledImage], det: Detector, threshold: float = 0.3) -> list[float]:
-    """Labelled / predicted longer side (the size head's box, without the gain) of every
-    labelled index that has a candidate with a score of at least `threshold` on it."""
-    return [labelled / predicted for predicted, labelled in size_pairs(items, det, threshold)]
-
-
 def size_pairs(items: list[LabelledImage], det: Detector,
                threshold: float = 0.3) -> list[tuple[float, float]]:
     """(predicted longer side without the gain, labelled longer side), in working-scale

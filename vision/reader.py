@@ -301,18 +301,20 @@ def view_score(corners: list[Corner]) -> float:
 
 def _choose_view(img: np.ndarray, threshold: float) -> tuple[np.ndarray, float, list[Corner]]:
     """The view to read (`views`), its horizontal factor, and its corners. The views are
-    compared on the classifier's first reading; only the kept view's unsure crops are read
+    compared on the classifier's first reading; only the kept view's corners are cut again
+    where the framing head reads them far off (`Detector.reframe`), and its unsure crops read
     again at the other sizes (`Detector.reread_unsure`)."""
     det = _detector()
-    best: tuple[np.ndarray, float, list[Corner], np.ndarray, float] | None = None
+    best: tuple[np.ndarray, float, list[Corner], np.ndarray, np.ndarray, float] | None = None
     for view, factor in views(img):
         cands = det.candidates(view, threshold)
-        probs = det.first_reading(view, cands)
+        probs, frame = det.first_reading(view, cands)
         score = view_score(reclassify(cands, probs))
-        if best is None or score > VIEW_MARGIN * best[4]:
-            best = (view, factor, cands, probs, score)
+        if best is None or score > VIEW_MARGIN * best[5]:
+            best = (view, factor, cands, probs, frame, score)
     assert best is not None  # views() always gives the image as it is
-    view, factor, cands, probs, _score = best
+    view, factor, cands, probs, frame, _score = best
+    cands, probs = det.reframe(view, cands, probs, frame)
     return view, factor, reclassify(*det.reread_unsure(view, cands, probs))
 
 

@@ -55,22 +55,28 @@ def test_joker_prior_keeps_a_clear_joker_and_drops_a_doubtful_one() -> None:
 @pytest.mark.usefixtures("carddata", "model")
 def test_mined_candidates_are_labelled_by_the_index_they_fall_on() -> None:
     """mine.py: the detector's candidates on a training photo; those on a labelled index
-    carry its class, the others are NONE, and the held-back fifth is not mined."""
+    carry its class and the side of the crop its labelled box gives (the framing head's
+    target), the others are NONE with no side, and the held-back fifth is not mined."""
+    from vision.detector import CROP_SCALE
     from vision.training.mine import MATCH, NONE, mine
 
     item = next(it for it in load_dev_set(("phone_std",)) if not it.held_back and it.boxes)
     rows = mine([item], Detector())["rows"]
     labels = set(rows[:, 6].astype(int))
     assert NONE in labels
+    assert (rows[rows[:, 6] == NONE][:, 7] == 0).all()
     positives = rows[rows[:, 6] < NONE]
     assert len(positives), "no candidate fell on a labelled index"
     h, w = 640, 640  # the development photos' size
-    for _k, x, y, _side, ax, _score, label in positives:
+    for _k, x, y, _side, ax, _score, label, true_side in positives:
         # matched in the view stretched by `ax`; x is in the photo's own pixels
         near = [b for b in item.boxes if b[0] == CLASSES[int(label)]
                 and abs(b[1] * w - x) * ax < MATCH * max(b[3] * w * ax, b[4] * h)
                 and abs(b[2] * h - y) < MATCH * max(b[3] * w * ax, b[4] * h)]
         assert near, (CLASSES[int(label)], x, y, ax)
+        # the labelled box's longer side in the view's pixels, times the crop's margin
+        sides = [max(b[3] * w * ax, b[4] * h) * CROP_SCALE for b in near]
+        assert min(abs(s - true_side) for s in sides) < 1e-6, (true_side, sides)
 
 
 @pytest.mark.usefixtures("carddata", "model")
@@ -119,3 +125,79 @@ def test_size_gain_by_band_medians_per_predicted_size() -> None:
     assert by_band(pairs, (12.0, 20.0, 30.0))[1][:3] == (30.0, float("inf"), 3)
     gained = [(pred * 2, lab) for pred, lab in pairs]  # banded by the predicted size
     assert [round(m, 3) for *_, m in by_band(pairs, (20.0, 50.0), gained)] == [1.75, 1.0, 0.575]
+
+
+def _labelled_indices(subset: str, n: int) -> list[tuple[np.ndarray, str, float, float, float]]:
+    """(photo, class, x, y, longer side) of the first `n` labelled corner indices of the
+    subset's training photos (a card's face, not its back), in the photo's pixels."""
+    import cv2
+
+    from vision.labels import BACK
+
+    out = []
+    for it in load_dev_set((subset,)):
+        if it.held_back:
+            continue
+        img = cv2.imread(str(it.path), cv2.IMREAD_COLOR)
+        h, w = img.shape[:2]
+        for name, x, y, bw, bh in it.boxes:
+            if name != BACK:
+                out.append((img, name, x * w, y * h, max(bw * w, bh * h)))
+        if len(out) >= n:
+            return out[:n]
+    return out
+
+
+@pytest.mark.usefixtures("carddata", "model")
+def test_the_framing_head_reads_how_far_a_crop_is_off_its_index() -> None:
+    """The classifier's framing head (`train_crops.py`; `REFRAME`) reads the log of the
+    right crop side over the crop's side: labelled blackgold indices cut at their labelled
+    framing read near 0, cut 1.6x too wide near -0.47, 1.6x too tight near +0.47."""
+    from vision.detector import CROP_SCALE
+
+    det = Detector()
+    assert det.frame_head, "the shipped classifier has no framing head"
+    indices = _labelled_indices("phone_blackgold", 40)
+    for off in (0.0, 0.47, -0.47):
+        crops = [crop_at(img, x, y, side * CROP_SCALE * np.exp(off))
+                 for img, _name, x, y, side in indices]
+        _probs, frame = det.read_framed(crops)
+        assert abs(float(np.median(frame)) + off) < 0.15, (off, np.median(frame))
+        if off:  # nearly every crop is read as off to the right side
+            assert np.mean(np.sign(frame) == -np.sign(off)) > 0.9, (off, frame)
+
+
+@pytest.mark.usefixtures("carddata", "model")
+def test_a_corner_cut_far_too_wide_is_cut_again_at_its_index(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Detector.reframe`: blackgold corners whose box is 1.7x their labelled index (the
+    size head's error on big indices) are cut again at the side the framing head reads:
+    their boxes come back near the labelled size, and they read as their cards at least as
+    often as before. With REFRAME off nothing moves."""
+    import vision.detector
+    from vision.detector import Corner
+
+    shipped = vision.detector.REFRAME
+    assert shipped is not None
+    det = Detector()
+    indices = _labelled_indices("phone_blackgold", 30)
+    wide = 1.7
+    moved = right_before = right_after = 0
+    sizes = []
+    for img, name, x, y, side in indices:
+        corner = Corner(x, y, side * wide, side * wide, 0.9, ())
+        probs, frame = det.first_reading(img, [corner])
+        monkeypatch.setattr(vision.detector, "REFRAME", None)
+        assert det.reframe(img, [corner], probs, frame)[0] == [corner]
+        monkeypatch.setattr(vision.detector, "REFRAME", shipped)
+        [after], probs_after = det.reframe(img, [corner], probs, frame)
+        right_before += CLASSES[int(probs[0].argmax())] == name
+        right_after += CLASSES[int(probs_after[0].argmax())] == name
+        if after is not corner:
+            moved += 1
+            sizes.append(max(after.w, after.h) / side)
+            assert max(after.w, after.h) < max(corner.w, corner.h), (name, frame)  # tighter
+    assert moved >= 0.7 * len(indices), moved
+    # from 1.7x the labelled side to near it (the head reads a little short of the whole way)
+    assert 0.85 < float(np.median(sizes)) < 1.3, sizes
+    assert right_after >= right_before, (right_before, right_after)

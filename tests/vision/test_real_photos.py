@@ -81,18 +81,32 @@ def test_squeezed_webcam_photos_read_widened_report_boxes_in_their_own_pixels() 
     assert reported >= 10 and on_label >= 0.8 * reported, (on_label, reported)
 
 
-def test_a_corner_read_from_a_misjudged_box_is_read_again_at_the_photos_index_size(
+def test_a_corner_read_from_a_misjudged_box_is_cut_again_at_its_index(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """`detector.SIZE_PRIOR`: on this one-card photo (5 of hearts, both corners showing)
-    the size head makes one corner's box nearly twice the other's; read at that size, the
-    corner is unsure and lies too close to its twin for one card's two corners, so the
-    card was reported twice. Read again at the photo's index size it reads 5H surely and
-    pairs with its twin: one card, two corners."""
+    """`detector.REFRAME`: on this one-card photo (5 of hearts, both corners showing) the
+    size head misjudges a corner's box; the framing head reads how far off the crop is,
+    and cut again at that side the corners read 5H and pair: one card, two corners. Read
+    only at the detector's boxes, the photo gives a 6H (one corner) and no 5H."""
     import vision.detector
 
     it = next(i for i in load_dev_set(("phone_std",)) if i.stem == "IMG_20220921_200351_jpg")
     assert it.cards() == {"5H"}
     found = recognize(it.path)
     assert [(d.card, d.corners) for d in found] == [("5H", 2)]
+    monkeypatch.setattr(vision.detector, "REFRAME", None)
+    assert "5H" not in [d.card for d in recognize(it.path)]
+
+
+def test_an_unsure_corner_far_off_the_photos_index_size_is_read_again_at_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`detector.SIZE_PRIOR`: on this one-card photo (K of spades, both corners showing)
+    one corner is read unsure from a box far off the size of the photo's sure corner; read
+    again at that size it reads KS and pairs with its twin: one card, two corners. Without
+    the re-reading only one corner is read."""
+    import vision.detector
+
+    it = next(i for i in load_dev_set(("phone_std",)) if i.stem == "IMG_20220921_200108_jpg")
+    assert it.cards() == {"KS"}
+    assert [(d.card, d.corners) for d in recognize(it.path)] == [("KS", 2)]
     monkeypatch.setattr(vision.detector, "SIZE_PRIOR", None)
-    assert [(d.card, d.corners) for d in recognize(it.path)] == [("5H", 1), ("5H", 1)]
+    assert [(d.card, d.corners) for d in recognize(it.path)] == [("KS", 1)]

@@ -8,8 +8,10 @@ card's middle, a suit without its rank, the blanket's pattern). Training it only
 of the labelled boxes teaches it a cleaner framing than it ever gets. This script runs the
 shipped detector (`Detector.candidates`, the same passes and threshold as the recogniser)
 on every training photo at its stretched and restored aspect, and labels each candidate
-with the class of the labelled box it falls on, or `NONE`. The held-back fifth is read only
-with `--all` (for models trained on every development photo); the hold-out never.
+with the class of the labelled box it falls on, or `NONE`, and the side of the crop that box
+would give (its longer side x `CROP_SCALE`, for the classifier's framing head; 0 for `NONE`).
+The held-back fifth is read only with `--all` (for models trained on every development
+photo); the hold-out never.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector import Corner, Detector, crop_side
+from vision.detector import CROP_SCALE, Corner, Detector, crop_side
 from vision.labels import ASPECT, CLASSES, load_dev_set
 
 NONE = len(CLASSES)
@@ -54,7 +56,7 @@ def mine(items: list, det: Detector) -> dict[str, np.ndarray]:
         for ax in aspects(it.subset):
             view = img if ax == 1.0 else cv2.resize(img, (round(w * ax), h))
             for c in det.candidates(view, THRESHOLD):
-                label = NONE
+                label, true_side = NONE, 0.0
                 if len(gt):
                     gx, gy = gt[:, 0] * ax, gt[:, 1]
                     size = np.maximum(gt[:, 2] * ax, gt[:, 3])
@@ -62,9 +64,10 @@ def mine(items: list, det: Detector) -> dict[str, np.ndarray]:
                     j = int(np.argmin(dist))
                     if on_index(c, gx[j], gy[j], size[j]):
                         label = CLASSES.index(names[j])
+                        true_side = float(size[j]) * CROP_SCALE
                 side = crop_side(c)
-                rows.append((k, c.x / ax, c.y, side, ax, c.score, label))
-    arr = np.array(rows, np.float64).reshape(-1, 7)
+                rows.append((k, c.x / ax, c.y, side, ax, c.score, label, true_side))
+    arr = np.array(rows, np.float64).reshape(-1, 8)
     stems = np.array([f"{it.subset}/{it.stem}" for it in items])
     return {"rows": arr, "stems": stems}
 

@@ -12,6 +12,15 @@ of them drawn class-balanced with `--balanced`), the detector's own candidates o
 training photos (`--mined`: the framing and the false peaks the classifier really gets),
 the 52 large index crops and synthetic scenes, with rotation, aspect, scale, shift, blur,
 noise, JPEG and colour changes. Batches are made in a worker process (`--workers`).
+
+A third head, the framing (`frame`), reads how far the crop's side is off the side the
+index's labelled box gives (log of labelled side x `CROP_SCALE` / crop side): the detector's
+size head misjudges big indices by up to 1.7x, and an index cut that much too wide is
+misread (a club read as a spade) where the same classifier reads it right at the labelled
+framing. Crops of labelled boxes and mined candidates on an index teach it; `--frame-wide`
+of the labelled crops are cut at up to 2x off their side for it (their class is taught only
+when they are at most `CLASS_FRAME` off). The recogniser cuts such a corner again at the side
+the head reads (`vision.detector.REFRAME`).
 """
 
 from __future__ import annotations
@@ -64,16 +73,22 @@ class CropNet(nn.Module):
         # the product sees four (thirteen) times more examples than a 52-way head would
         self.rank = nn.Linear(widths[-1], len(RANK_CLASSES))
         self.suit = nn.Linear(widths[-1], len(SUITS))
+        self.frame = nn.Linear(widths[-1], 1)  # log(right crop side / this crop's side)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         f = self.features(x)
         f = self.drop(torch.flatten(F.adaptive_avg_pool2d(f, 1), 1))
-        return self.rank(f), self.suit(f)
+        return self.rank(f), self.suit(f), self.frame(f)[:, 0]
 
 
 PX = CROP_PX  # the crop size trained for (`--px`); the runtime's CROP_PX must match
 ANY_ANGLE = 0.25  # share of crops turned by any angle (the rest upright or upside down)
 SIDE_JITTER = 0.12  # log-normal spread of the crop side (the detector's sizes are rough)
+FRAME_WIDE = 0.0  # share of labelled crops cut at up to FRAME_RANGE off (`--frame-wide`)
+FRAME_RANGE = 0.7  # log of the widest framing error taught to the framing head (2x)
+CLASS_FRAME = 0.3  # a wide-framed crop's class is taught only this close (log) to its side
+NO_CLASS = -1  # the class of a crop that teaches the framing head only
+Item = tuple[np.ndarray, int, float]  # crop, class (NO_CLASS: none), framing target (nan: none)
 
 
 def _angle(rnd: random.Random) -> float:
@@ -82,14 +97,17 @@ def _angle(rnd: random.Random) -> float:
     return rnd.choice((0, 180)) + rnd.gauss(0, 12)
 
 
-def sample_crop(s: Sample, rnd: random.Random, box: int | None = None) -> tuple[np.ndarray, int]:
+def sample_crop(s: Sample, rnd: random.Random, box: int | None = None) -> Item:
     ax = rnd.uniform(*s.aspect_range)
     if len(s.boxes) and (box is not None or rnd.random() < 0.85):
         k = rnd.randrange(len(s.boxes)) if box is None else box
         x, y, w, h, c = s.boxes[k]
-        side = max(w * ax, h) * CROP_SCALE * math.exp(rnd.gauss(0, SIDE_JITTER))
+        wide = rnd.random() < FRAME_WIDE
+        g = rnd.uniform(-FRAME_RANGE, FRAME_RANGE) if wide else rnd.gauss(0, SIDE_JITTER)
+        side = max(w * ax, h) * CROP_SCALE * math.exp(g)
         jx, jy = rnd.gauss(0, 0.07) * side, rnd.gauss(0, 0.07) * side
-        return crop_at(s.image, x + jx / ax, y + jy, side, _angle(rnd), ax, PX), int(c)
+        label = int(c) if not wide or abs(g) <= CLASS_FRAME else NO_CLASS
+        return crop_at(s.image, x + jx / ax, y + jy, side, _angle(rnd), ax, PX), label, -g
     # a background crop: away from every labelled box
     h_img, w_img = s.image.shape[:2]
     med = float(np.median(s.boxes[:, 3])) if len(s.boxes) else 40.0
@@ -97,14 +115,15 @@ def sample_crop(s: Sample, rnd: random.Random, box: int | None = None) -> tuple[
         cx, cy = rnd.uniform(0, w_img), rnd.uniform(0, h_img)
         if all(abs(cx - b[0]) > b[2] * 0.9 or abs(cy - b[1]) > b[3] * 0.9 for b in s.boxes):
             side = med * CROP_SCALE * math.exp(rnd.gauss(0, 0.4))
-            return crop_at(s.image, cx, cy, side, rnd.uniform(0, 360), ax, PX), NONE
+            return crop_at(s.image, cx, cy, side, rnd.uniform(0, 360), ax, PX), NONE, math.nan
     x, y, w, h, c = s.boxes[0]
-    return crop_at(s.image, x, y, max(w, h) * CROP_SCALE, 0, ax, PX), int(c)
+    return crop_at(s.image, x, y, max(w, h) * CROP_SCALE, 0, ax, PX), int(c), 0.0
 
 
 class Mined:
     """The detector's candidates on the training photos (`mine.py`), 55 % drawn on a
-    labelled index and the rest not, cut as the recogniser cuts them."""
+    labelled index and the rest not, cut as the recogniser cuts them; a candidate on an
+    index teaches the framing head how far its side is off the labelled box's."""
 
     def __init__(self, path: Path, photos: dict[str, Sample],
                  repeat: dict[str, int] | None = None) -> None:
@@ -121,14 +140,15 @@ class Mined:
         self.pos = rows[rows[:, 6] < NONE]
         self.neg = rows[rows[:, 6] == NONE]
 
-    def crop(self, rnd: random.Random) -> tuple[np.ndarray, int]:
+    def crop(self, rnd: random.Random) -> Item:
         rows = self.pos if rnd.random() < 0.55 else self.neg
-        k, cx, cy, side, ax, _score, label = rows[rnd.randrange(len(rows))]
+        k, cx, cy, side, ax, _score, label, true_side = rows[rnd.randrange(len(rows))]
         side *= math.exp(rnd.gauss(0, SIDE_JITTER))
         jx, jy = rnd.gauss(0, 0.04) * side, rnd.gauss(0, 0.04) * side
         angle = rnd.uniform(0, 360) if rnd.random() < ANY_ANGLE else rnd.gauss(0, 5)
         img = self.samples[int(k)].image
-        return crop_at(img, cx + jx / ax, cy + jy, side, angle, ax, PX), int(label)
+        frame = math.log(true_side / side) if label < NONE and true_side > 0 else math.nan
+        return crop_at(img, cx + jx / ax, cy + jy, side, angle, ax, PX), int(label), frame
 
 
 class Balanced:
@@ -146,16 +166,16 @@ class Balanced:
         w = np.sqrt([len(by_class[c]) for c in self.classes])
         self.cum = np.cumsum(w / w.sum())
 
-    def crop(self, rnd: random.Random) -> tuple[np.ndarray, int]:
+    def crop(self, rnd: random.Random) -> Item:
         c = self.classes[min(int(np.searchsorted(self.cum, rnd.random())), len(self.cum) - 1)]
         i, j = self.boxes[c][rnd.randrange(len(self.boxes[c]))]
         return sample_crop(self.samples[i], rnd, j)
 
 
-def synth_crops(rnd: random.Random, n: int) -> list[tuple[np.ndarray, int]]:
+def synth_crops(rnd: random.Random, n: int) -> list[Item]:
     from vision.training.synth import render_scene
 
-    out: list[tuple[np.ndarray, int]] = []
+    out: list[Item] = []
     while len(out) < n:
         img, boxes = render_scene(rnd, 256)
         s = Sample(img, boxes, (0.85, 1.15))
@@ -186,40 +206,70 @@ def batch(samples: list[Sample], n: int, rnd: random.Random, synth: float,
     items += [mined[0].crop(rnd) for _ in range(n_mined)] if mined else []
     items += synth_crops(rnd, n_synth) if synth > 0 else []
     if jpeg_noise:
-        items = [(jpeg(img, rnd), c) for img, c in items]
-    xs = np.stack([photometric(img, rnd).transpose(2, 0, 1) for img, _ in items])
-    ys = np.array([c for _, c in items], np.int64)
-    return torch.from_numpy(xs).float() / 255.0, torch.from_numpy(ys)
+        items = [(jpeg(img, rnd), c, t) for img, c, t in items]
+    xs = np.stack([photometric(img, rnd).transpose(2, 0, 1) for img, _, _ in items])
+    ys = np.array([c for _, c, _ in items], np.int64)
+    ts = np.array([t for _, _, t in items], np.float32)
+    return torch.from_numpy(xs).float() / 255.0, torch.from_numpy(ys), torch.from_numpy(ts)
 
 
 def split_targets(y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Rank and suit targets of classes `y` (`NONE` included; `NO_CLASS` not allowed)."""
     names = CLASSES + ("NONE",)
     pairs = [split_class(names[int(k)]) for k in y]
-    return (torch.tensor([RANK_CLASSES.index(r) for r, _ in pairs]),
-            torch.tensor([SUITS.index(s) if s else -1 for _, s in pairs]))
+    return (torch.tensor([RANK_CLASSES.index(r) for r, _ in pairs], dtype=torch.long),
+            torch.tensor([SUITS.index(s) if s else -1 for _, s in pairs], dtype=torch.long))
 
 
-def held_back_accuracy(model: CropNet, items: list) -> float:
-    """Recognition-only accuracy on the held-back labelled boxes (crops of the GT boxes)."""
+def loss_of(model: CropNet, x: torch.Tensor, y: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+    """Rank and suit cross-entropy on the crops with a class, and the framing head's
+    smooth L1 on the crops with a framing target."""
+    pr, ps, pf = model(x)
+    has_class = y != NO_CLASS
+    loss = pf.sum() * 0.0
+    if has_class.any():
+        rank_y, suit_y = split_targets(y[has_class])
+        loss = loss + F.cross_entropy(pr[has_class], rank_y, label_smoothing=0.05)
+        has_suit = suit_y >= 0
+        if has_suit.any():
+            loss = loss + F.cross_entropy(ps[has_class][has_suit], suit_y[has_suit],
+                                          label_smoothing=0.05)
+    has_frame = ~torch.isnan(t)
+    if has_frame.any():
+        loss = loss + F.smooth_l1_loss(pf[has_frame], t[has_frame], beta=0.1)
+    return loss
+
+
+def held_back_accuracy(model: CropNet, items: list) -> tuple[float, float]:
+    """Recognition-only accuracy on the held-back labelled boxes (crops of the GT boxes),
+    and the framing head's median error (log) on those boxes cut 1/1.6x, 1x and 1.6x their
+    side."""
     model.eval()
     right = total = 0
+    errors: list[float] = []
     with torch.no_grad():
         for s in items:
-            crops, labels = [], []
+            crops, labels, frames = [], [], []
             for x, y, w, h, c in s.boxes:
-                crops.append(crop_at(s.image, x, y, max(w, h) * CROP_SCALE, 0, 1.0, PX))
-                labels.append(int(c))
+                for g in (0.0, -0.47, 0.47):
+                    side = max(w, h) * CROP_SCALE * math.exp(g)
+                    crops.append(crop_at(s.image, x, y, side, 0, 1.0, PX))
+                    labels.append(int(c) if g == 0 else NO_CLASS)
+                    frames.append(-g)
             if not crops:
                 continue
             x_t = torch.from_numpy(np.stack(crops).transpose(0, 3, 1, 2).copy()).float() / 255
-            pr, ps = model(x_t)
-            for r, su, c in zip(pr.argmax(1).tolist(), ps.argmax(1).tolist(), labels,
-                                strict=True):
+            pr, ps, pf = model(x_t)
+            for r, su, f, c, t in zip(pr.argmax(1).tolist(), ps.argmax(1).tolist(),
+                                      pf.tolist(), labels, frames, strict=True):
+                errors.append(abs(f - t))
+                if c == NO_CLASS:
+                    continue
                 name = RANK_CLASSES[r] + (SUITS[su] if len(RANK_CLASSES[r]) <= 2 else "")
                 right += name == CLASSES[c]
-            total += len(labels)
+                total += 1
     model.train()
-    return right / max(total, 1)
+    return right / max(total, 1), float(np.median(errors)) if errors else math.nan
 
 
 class Batches(torch.utils.data.IterableDataset):
@@ -251,7 +301,7 @@ class Batches(torch.utils.data.IterableDataset):
 
 
 def main() -> None:
-    global PX, ANY_ANGLE, SIDE_JITTER
+    global PX, ANY_ANGLE, SIDE_JITTER, FRAME_WIDE
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--batch", type=int, default=64)
@@ -265,6 +315,9 @@ def main() -> None:
     ap.add_argument("--px", type=int, default=CROP_PX, help="crop size (runtime CROP_PX)")
     ap.add_argument("--any-angle", type=float, default=ANY_ANGLE)
     ap.add_argument("--side-jitter", type=float, default=SIDE_JITTER)
+    ap.add_argument("--frame-wide", type=float, default=FRAME_WIDE,
+                    help="share of labelled crops cut up to 2x off their side, teaching the "
+                    "framing head only when more than CLASS_FRAME off")
     ap.add_argument("--mined", type=float, default=0.0,
                     help="share of the batch from the detector's mined candidates (mine.py)")
     ap.add_argument("--mined-file", type=Path, default=CACHE / "mined.npz")
@@ -282,6 +335,7 @@ def main() -> None:
     ap.add_argument("--eval-every", type=int, default=250)
     args = ap.parse_args()
     PX, ANY_ANGLE, SIDE_JITTER = args.px, args.any_angle, args.side_jitter
+    FRAME_WIDE = args.frame_wide
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     torch.manual_seed(args.seed)
@@ -298,15 +352,10 @@ def main() -> None:
     loader = torch.utils.data.DataLoader(Batches(args), batch_size=None,
                                          num_workers=args.workers, prefetch_factor=4
                                          if args.workers else None)
-    for step, (x, y) in enumerate(loader, start=1):
+    for step, (x, y, t) in enumerate(loader, start=1):
         if step > args.steps:
             break
-        rank_y, suit_y = split_targets(y)
-        pr, ps = model(x)
-        loss = F.cross_entropy(pr, rank_y, label_smoothing=0.05)
-        has_suit = suit_y >= 0
-        if has_suit.any():
-            loss = loss + F.cross_entropy(ps[has_suit], suit_y[has_suit], label_smoothing=0.05)
+        loss = loss_of(model, x, y, t)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -316,20 +365,24 @@ def main() -> None:
         if step % args.eval_every == 0 or step == args.steps:
             export(model, args.out, args.all)
             torch.save(model.state_dict(), args.save)
+            acc, frame_err = held_back_accuracy(model, val)
             print("held-back crop accuracy" + (" (trained on, --all)" if args.all else ""),
-                  round(held_back_accuracy(model, val), 3), flush=True)
+                  round(acc, 3), "framing error (median |log|)", round(frame_err, 3),
+                  flush=True)
 
 
 def export(model: CropNet, path: Path, all_photos: bool) -> None:
     model.eval()
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, torch.zeros(1, 3, PX, PX), str(path),
-                      input_names=["crops"], output_names=["rank", "suit"], opset_version=13,
-                      dynamic_axes={"crops": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"}},
+                      input_names=["crops"], output_names=["rank", "suit", "frame"],
+                      opset_version=13, dynamic_axes={"crops": {0: "n"}, "rank": {0: "n"},
+                                                      "suit": {0: "n"}, "frame": {0: "n"}},
                       dynamo=False)
     # the runtime reads the crop size it must cut from this file (vision.detector.CROP_PX);
-    # `make vision-eval` reads whether the held-back fifth was trained on
-    meta = {"crop_px": PX, "trained_on": "all" if all_photos else "train"}
+    # `make vision-eval` reads whether the held-back fifth was trained on; `frame_head`:
+    # the graph has the framing output (vision.detector.REFRAME)
+    meta = {"crop_px": PX, "trained_on": "all" if all_photos else "train", "frame_head": True}
     path.with_suffix(".json").write_text(json.dumps(meta) + "\n", encoding="utf-8")
     model.train()
 

@@ -321,10 +321,11 @@ class Detector:
 
     def reframe(self, image: np.ndarray, corners: list[Corner], probs: np.ndarray,
                 frame: np.ndarray) -> tuple[list[Corner], np.ndarray]:
-        """`REFRAME`: the corners whose crop the framing head reads as more than REFRAME
-        off, and whose first reading is not "no index", are cut again at the side the head
-        reads and read again (one batch); the new reading replaces the first where it is
-        surer (`REFRAME_KEEP` "surer") or always ("always"), and the corner's box then takes
+        """`REFRAME`: the corners whose crop the framing head (`frame`, from
+        `first_reading`) reads as more than REFRAME off, and whose first reading is at
+        least `REFRAME_MIN_CARD` sure of a card, are cut again at the side the head reads
+        and read again (one batch); the new reading replaces the first (`REFRAME_KEEP`
+        "always"; with "surer" only where it is surer), and the corner's box then takes
         the new size. Returns the corners and their readings."""
         if REFRAME is None or not self.frame_head or not corners:
             return corners, probs

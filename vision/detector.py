@@ -279,6 +279,7 @@ class Detector:
         self.net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
         self.cls_net = cv2.dnn.readNetFromONNX(str(cls_path))
         self.frame_head = bool(model_meta(cls_path).get("frame_head", False))
+        self.cls_outputs = ["rank", "suit", "frame"] if self.frame_head else ["rank", "suit"]
 
     def read_framed(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N x len(CLASSES)) from the crop classifier, and its framing
@@ -286,11 +287,9 @@ class Detector:
         classifier without the head)."""
         blob = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32) * (1 / 255.0)
         self.cls_net.setInput(blob)
-        if not self.frame_head:
-            rank, suit = self.cls_net.forward(["rank", "suit"])
-            return class_probs(rank, suit), np.zeros(len(crops))
-        rank, suit, frame = self.cls_net.forward(["rank", "suit", "frame"])
-        return class_probs(rank, suit), frame.reshape(-1).astype(np.float64)
+        rank, suit, *frame = self.cls_net.forward(self.cls_outputs)
+        framing = frame[0].reshape(-1).astype(np.float64) if frame else np.zeros(len(crops))
+        return class_probs(rank, suit), framing
 
     def read_crops(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (N x len(CLASSES)) from the crop classifier."""

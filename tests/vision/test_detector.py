@@ -130,15 +130,14 @@ def test_size_gain_by_band_medians_per_predicted_size() -> None:
 def _labelled_indices(subset: str, n: int) -> list[tuple[np.ndarray, str, float, float, float]]:
     """(photo, class, x, y, longer side) of the first `n` labelled corner indices of the
     subset's training photos (a card's face, not its back), in the photo's pixels."""
-    import cv2
-
     from vision.labels import BACK
+    from vision.reader import load_image
 
     out = []
     for it in load_dev_set((subset,)):
         if it.held_back:
             continue
-        img = cv2.imread(str(it.path), cv2.IMREAD_COLOR)
+        img = load_image(it.path)
         h, w = img.shape[:2]
         for name, x, y, bw, bh in it.boxes:
             if name != BACK:

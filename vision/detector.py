@@ -274,12 +274,24 @@ class Detector:
     `first_reading` and `reread_unsure` read them (`vision.reader` runs them per view)."""
 
     def __init__(self, model_path: Path = MODEL_PATH, cls_path: Path = CLS_MODEL_PATH) -> None:
-        self.net = cv2.dnn.readNetFromONNX(str(model_path))
-        self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-        self.net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+        self.model_path = model_path
+        # one copy of the detector per pass (`pass_net`): cv2.dnn sets a network up again
+        # whenever its input shape changes, which cost 12 ms a 1280x720 frame when one
+        # network read both passes (docs/PERFORMANCE.md)
+        self.pass_nets: dict[int, Any] = {}
+        self.net = self.pass_net(0)
         self.cls_net = cv2.dnn.readNetFromONNX(str(cls_path))
         self.frame_head = bool(model_meta(cls_path).get("frame_head", False))
         self.cls_outputs = ["rank", "suit", "frame"] if self.frame_head else ["rank", "suit"]
+
+    def pass_net(self, index: int) -> Any:
+        """The detector network that reads pass `index` of `PASSES` (loaded on first use)."""
+        if index not in self.pass_nets:
+            net = cv2.dnn.readNetFromONNX(str(self.model_path))
+            net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+            net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+            self.pass_nets[index] = net
+        return self.pass_nets[index]
 
     def read_framed(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N x len(CLASSES)) from the crop classifier, and its framing
@@ -302,11 +314,12 @@ class Detector:
         `gain=False` leaves the boxes as the size head reads them (`decode`)."""
         corners: list[Corner] = []
         base = working_scale(*image.shape[:2])
-        for blob, scale in pyramid(image):
-            self.net.setInput(blob)
+        for index, (blob, scale) in enumerate(pyramid(image)):
+            net = self.pass_net(index)
+            net.setInput(blob)
             # the shipped graph has no class head: train.py exports heat and size only
             # (cv2.dnn computes every layer of a graph; the crop classifier reads better)
-            heat, size = self.net.forward(["heat", "size"])
+            heat, size = net.forward(["heat", "size"])
             corners = merge(corners, decode(heat, size, scale, threshold, base, gain))
         return corners[:MAX_CANDIDATES]
 

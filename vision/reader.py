@@ -10,6 +10,7 @@ the photo, at most two copies of a card, copies already played) decides between 
 from __future__ import annotations
 
 import math
+import threading
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -89,6 +90,9 @@ class Constraints:
 
 
 _DETECTOR: Detector | None = None
+# cv2.dnn networks are not safe to run from two threads at once (the web app serves each
+# request in a thread): one photo at a time reads through the shared detector
+_DETECTOR_LOCK = threading.Lock()
 
 
 def _detector() -> Detector:
@@ -337,7 +341,8 @@ def recognize(
     """
     img = load_image(image)
     floor = CANDIDATE_THRESHOLD if constraints is not None and constraints.count else threshold
-    img, factor, corners = _choose_view(img, min(floor, PEAK_THRESHOLD))
+    with _DETECTOR_LOCK:
+        img, factor, corners = _choose_view(img, min(floor, PEAK_THRESHOLD))
     corners = [c for c in corners if c.label != BACK]
     # corners worth pairing; a card is kept when its (paired) confidence reaches threshold
     strong = [c for c in corners if c.confidence >= threshold * PAIR_FLOOR]

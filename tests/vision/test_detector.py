@@ -200,3 +200,24 @@ def test_a_corner_cut_far_too_wide_is_cut_again_at_its_index(
     # from 1.7x the labelled side to near it (the head reads a little short of the whole way)
     assert 0.85 < float(np.median(sizes)) < 1.3, sizes
     assert right_after >= right_before, (right_before, right_after)
+
+
+@pytest.mark.usefixtures("carddata", "model")
+def test_each_pass_has_its_own_network_and_photos_of_other_sizes_read_alike() -> None:
+    """Detector.pass_net: each pass of PASSES reads through its own copy of the detector
+    (cv2.dnn sets a network up again at each new input shape). Reading photos of other
+    sizes in between changes nothing: the third reading of a photo is the first's."""
+    from vision.detector import PASSES
+    from vision.reader import load_image
+
+    items = [it for it in load_dev_set(("phone_std", "webcam_multi"))][:2]
+    first, other = (load_image(it.path) for it in items)
+    other = np.ascontiguousarray(other[: other.shape[0] * 3 // 4])  # a third size
+    det = Detector()
+    assert len({id(det.pass_net(i)) for i in range(len(PASSES))}) == len(PASSES)
+    before = det.candidates(first)
+    det.candidates(other)
+    det.candidates(first[:, : first.shape[1] // 2])
+    after = det.candidates(first)
+    assert before and [(c.x, c.y, c.w, c.score) for c in before] == [
+        (c.x, c.y, c.w, c.score) for c in after]

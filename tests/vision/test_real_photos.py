@@ -110,3 +110,20 @@ def test_an_unsure_corner_far_off_the_photos_index_size_is_read_again_at_it(
     assert [(d.card, d.corners) for d in recognize(it.path)] == [("KS", 2)]
     monkeypatch.setattr(vision.detector, "SIZE_PRIOR", None)
     assert [(d.card, d.corners) for d in recognize(it.path)] == [("KS", 1)]
+
+
+def test_photos_read_from_several_threads_at_once_read_as_one_at_a_time() -> None:
+    """The web app reads each upload in its own thread, through one shared detector
+    (cv2.dnn networks are not thread-safe): photos read from four threads at once give
+    what they give read one after another."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    items = held_back("phone_std", 2) + held_back("webcam_multi", 2)
+
+    def read(path: object) -> list[tuple[str, float, tuple[float, ...]]]:
+        return [(d.card, d.confidence, tuple(d.box)) for d in recognize(path)]
+
+    alone = [read(it.path) for it in items]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(read, [it.path for it in items] * 3))
+    assert together == alone * 3

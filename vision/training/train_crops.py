@@ -40,6 +40,7 @@ from torch import nn
 
 from vision.detector import CLS_MODEL_PATH, CROP_PX, CROP_SCALE, crop_at
 from vision.labels import CLASSES, RANK_CLASSES, SUITS, load_dev_set, split_class
+from vision.training.net import dws
 from vision.training.train import (
     SQUEEZE,
     Sample,
@@ -56,18 +57,39 @@ CACHE = Path(__file__).resolve().parent / "cache"
 WIDTHS = (16, 32, 64, 128)
 
 
+def _cbr(i: int, o: int, s: int = 1) -> list[nn.Module]:
+    return [nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(True)]
+
+
+def lite_features() -> nn.Sequential:
+    """The `lite` trunk (`--arch lite`): about half the `wide` one's time in `cv2.dnn`
+    (a stride-2 first convolution instead of two full-size ones at 48 px, one convolution
+    fewer at 24 px, a depthwise-separable last one)."""
+    return nn.Sequential(
+        *_cbr(3, 24, 2), *_cbr(24, 32), nn.MaxPool2d(2),
+        *_cbr(32, 64), *_cbr(64, 64), nn.MaxPool2d(2),
+        *_cbr(64, 128), *dws(128, 128), nn.MaxPool2d(2))
+
+
 class CropNet(nn.Module):
-    def __init__(self, widths: tuple[int, ...] = WIDTHS) -> None:
+    """`arch` "wide": four blocks of two 3x3 convolutions (`WIDTHS`); "lite":
+    `lite_features`. Both end in 128 channels and the same three heads."""
+
+    def __init__(self, widths: tuple[int, ...] = WIDTHS, arch: str = "wide") -> None:
         super().__init__()
 
         def block(i: int, o: int) -> nn.Sequential:
-            return nn.Sequential(nn.Conv2d(i, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o),
-                                 nn.ReLU(True), nn.Conv2d(o, o, 3, 1, 1, bias=False),
-                                 nn.BatchNorm2d(o), nn.ReLU(True), nn.MaxPool2d(2))
+            return nn.Sequential(*_cbr(i, o), *_cbr(o, o), nn.MaxPool2d(2))
 
         chans = (3, *widths)
         pairs = zip(chans[:-1], chans[1:], strict=True)
-        self.features = nn.Sequential(*(block(i, o) for i, o in pairs))
+        if arch == "lite":
+            self.features = lite_features()
+            widths = (128,)
+        elif arch == "wide":
+            self.features = nn.Sequential(*(block(i, o) for i, o in pairs))
+        else:
+            raise ValueError(f"unknown --arch {arch!r}")
         self.drop = nn.Dropout(0.2)
         # factorised reading: rank (13 + JOKER + BACK + NONE) and suit (4), each class of
         # the product sees four (thirteen) times more examples than a 52-way head would
@@ -329,6 +351,9 @@ def main() -> None:
     ap.add_argument("--repeat", action="append", default=[], metavar="SUBSET=K", type=parse_repeat,
                     help="draw this subset's photos (labelled boxes and mined candidates) "
                     "K times as often (e.g. phone_blackgold=2)")
+    ap.add_argument("--arch", choices=("wide", "lite"), default="wide",
+                    help="the trunk: wide (four blocks of two convolutions) or lite (about "
+                    "half its time in cv2.dnn)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=CLS_MODEL_PATH)
     ap.add_argument("--save", type=Path, default=CACHE / "cls_last.pt")
@@ -341,7 +366,7 @@ def main() -> None:
     torch.manual_seed(args.seed)
     dev = load_dev_set()
     val = load_samples([it for it in dev if it.held_back])
-    model = CropNet()
+    model = CropNet(arch=args.arch)
     if args.init:
         model.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
@@ -363,7 +388,7 @@ def main() -> None:
         if step % 50 == 0:
             print(f"step {step} loss {loss.item():.3f} {time.time() - t0:.0f}s", flush=True)
         if step % args.eval_every == 0 or step == args.steps:
-            export(model, args.out, args.all)
+            export(model, args.out, args.all, args.arch)
             torch.save(model.state_dict(), args.save)
             acc, frame_err = held_back_accuracy(model, val)
             print("held-back crop accuracy" + (" (trained on, --all)" if args.all else ""),
@@ -371,7 +396,7 @@ def main() -> None:
                   flush=True)
 
 
-def export(model: CropNet, path: Path, all_photos: bool) -> None:
+def export(model: CropNet, path: Path, all_photos: bool, arch: str = "wide") -> None:
     model.eval()
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, torch.zeros(1, 3, PX, PX), str(path),
@@ -382,7 +407,8 @@ def export(model: CropNet, path: Path, all_photos: bool) -> None:
     # the runtime reads the crop size it must cut from this file (vision.detector.CROP_PX);
     # `make vision-eval` reads whether the held-back fifth was trained on; `frame_head`:
     # the graph has the framing output (vision.detector.REFRAME)
-    meta = {"crop_px": PX, "trained_on": "all" if all_photos else "train", "frame_head": True}
+    meta = {"crop_px": PX, "trained_on": "all" if all_photos else "train", "frame_head": True,
+            "arch": arch}
     path.with_suffix(".json").write_text(json.dumps(meta) + "\n", encoding="utf-8")
     model.train()
 

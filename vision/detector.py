@@ -72,6 +72,7 @@ STRIDE = 4
 SHORT_SIDE = 640  # the development photos are 640 px high; frames are scaled to match
 LONG_SIDE_MAX = 1152
 PEAK_THRESHOLD = 0.2
+NET_COPIES = 4  # detector networks kept set up, one per input shape (`Detector.shape_net`)
 MAX_CANDIDATES = 48  # the classifier reads at most this many peaks, best first
 # The network is trained on indices 14-100 px high; a second pass at half scale reads the
 # big indices of close-up phone photos.
@@ -275,23 +276,27 @@ class Detector:
 
     def __init__(self, model_path: Path = MODEL_PATH, cls_path: Path = CLS_MODEL_PATH) -> None:
         self.model_path = model_path
-        # one copy of the detector per pass (`pass_net`): cv2.dnn sets a network up again
-        # whenever its input shape changes, which cost 12 ms a 1280x720 frame when one
+        # one copy of the detector per input shape (`shape_net`): cv2.dnn sets a network up
+        # again whenever its input shape changes, which cost 12 ms a 1280x720 frame when one
         # network read both passes (docs/PERFORMANCE.md)
-        self.pass_nets: dict[int, Any] = {}
-        self.net = self.pass_net(0)
+        self.shape_nets: dict[tuple[int, ...], Any] = {}
         self.cls_net = cv2.dnn.readNetFromONNX(str(cls_path))
         self.frame_head = bool(model_meta(cls_path).get("frame_head", False))
         self.cls_outputs = ["rank", "suit", "frame"] if self.frame_head else ["rank", "suit"]
 
-    def pass_net(self, index: int) -> Any:
-        """The detector network that reads pass `index` of `PASSES` (loaded on first use)."""
-        if index not in self.pass_nets:
+    def shape_net(self, shape: tuple[int, ...]) -> Any:
+        """The detector network that reads inputs of this shape: one per shape, for the
+        last `NET_COPIES` shapes read (a camera's frames need one per pass of `PASSES`; a
+        photo narrower than 16:9 is read in two views, so four)."""
+        net = self.shape_nets.pop(shape, None)
+        if net is None:
+            if len(self.shape_nets) >= NET_COPIES:
+                del self.shape_nets[next(iter(self.shape_nets))]  # the least recently used
             net = cv2.dnn.readNetFromONNX(str(self.model_path))
             net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
             net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
-            self.pass_nets[index] = net
-        return self.pass_nets[index]
+        self.shape_nets[shape] = net
+        return net
 
     def read_framed(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N x len(CLASSES)) from the crop classifier, and its framing
@@ -314,8 +319,8 @@ class Detector:
         `gain=False` leaves the boxes as the size head reads them (`decode`)."""
         corners: list[Corner] = []
         base = working_scale(*image.shape[:2])
-        for index, (blob, scale) in enumerate(pyramid(image)):
-            net = self.pass_net(index)
+        for blob, scale in pyramid(image):
+            net = self.shape_net(blob.shape)
             net.setInput(blob)
             # the shipped graph has no class head: train.py exports heat and size only
             # (cv2.dnn computes every layer of a graph; the crop classifier reads better)

@@ -203,21 +203,27 @@ def test_a_corner_cut_far_too_wide_is_cut_again_at_its_index(
 
 
 @pytest.mark.usefixtures("carddata", "model")
-def test_each_pass_has_its_own_network_and_photos_of_other_sizes_read_alike() -> None:
-    """Detector.pass_net: each pass of PASSES reads through its own copy of the detector
-    (cv2.dnn sets a network up again at each new input shape). Reading photos of other
-    sizes in between changes nothing: the third reading of a photo is the first's."""
-    from vision.detector import PASSES
+def test_each_input_shape_has_its_own_network_and_readings_do_not_change() -> None:
+    """Detector.shape_net: the detector reads each input shape through its own copy of the
+    network (cv2.dnn sets a network up again at each new input shape), the last
+    NET_COPIES shapes kept. Reading photos of other sizes in between, enough to drop the
+    first photo's networks, changes nothing: the last reading of a photo is the first's."""
+    from vision.detector import NET_COPIES, PASSES, pyramid
     from vision.reader import load_image
 
     items = [it for it in load_dev_set(("phone_std", "webcam_multi"))][:2]
     first, other = (load_image(it.path) for it in items)
-    other = np.ascontiguousarray(other[: other.shape[0] * 3 // 4])  # a third size
     det = Detector()
-    assert len({id(det.pass_net(i)) for i in range(len(PASSES))}) == len(PASSES)
     before = det.candidates(first)
-    det.candidates(other)
-    det.candidates(first[:, : first.shape[1] // 2])
+    shapes = [blob.shape for blob, _scale in pyramid(first)]
+    assert list(det.shape_nets) == shapes and len(shapes) == len(PASSES)
+    nets = [det.shape_net(s) for s in shapes]
+    assert len({id(n) for n in nets}) == len(PASSES)
+    det.candidates(np.ascontiguousarray(other[: other.shape[0] * 3 // 4]))
+    assert [det.shape_net(s) for s in shapes] == nets  # kept: two shapes more
+    for k in (2, 3):
+        det.candidates(np.ascontiguousarray(first[:, : first.shape[1] * k // 4]))
+    assert len(det.shape_nets) == NET_COPIES and not set(shapes) & set(det.shape_nets)
     after = det.candidates(first)
     assert before and [(c.x, c.y, c.w, c.score) for c in before] == [
         (c.x, c.y, c.w, c.score) for c in after]

@@ -137,31 +137,62 @@ def prepare(image: np.ndarray, factor: float = 1.0) -> tuple[np.ndarray, float]:
     return np.ascontiguousarray(blob), scale
 
 
-def _blob(resized: np.ndarray) -> np.ndarray:
-    """uint8 BGR image -> NCHW float32 blob in 0..1, padded to a multiple of 32."""
+def _buffer(buffers: dict[tuple[object, ...], np.ndarray] | None, shape: tuple[int, ...],
+            dtype: type) -> np.ndarray:
+    """An array of this shape and type: kept in `buffers` (the detector's, reused frame
+    after frame) when given, else new."""
+    if buffers is None:
+        return np.empty(shape, dtype)
+    key = (*shape, np.dtype(dtype).str)
+    if key not in buffers:
+        if len(buffers) >= 16:  # photos of many sizes: start again
+            buffers.clear()
+        buffers[key] = np.empty(shape, dtype)
+    return buffers[key]
+
+
+def _blob(resized: np.ndarray,
+          buffers: dict[tuple[object, ...], np.ndarray] | None = None) -> np.ndarray:
+    """uint8 BGR image -> NCHW float32 blob in 0..1, padded with zeros to a multiple of 32.
+
+    Written plane by plane into one array, scaled as converted: the same values as
+    cv2.dnn.blobFromImage, which took 14 ms for a 1152x640 frame against 2 ms so. A new
+    8 MB array each frame costs as much again in page faults on these machines, so the
+    detector passes `buffers` to reuse (docs/PERFORMANCE.md)."""
     nh, nw = resized.shape[:2]
-    ph, pw = -nh % 32, -nw % 32
-    if ph or pw:
-        resized = cv2.copyMakeBorder(resized, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=(0, 0, 0))
-    return cv2.dnn.blobFromImage(resized, 1 / 255.0)
+    bh, bw = nh + -nh % 32, nw + -nw % 32
+    blob = _buffer(buffers, (1, 3, bh, bw), np.float32)
+    blob[0, :, nh:, :] = 0.0
+    blob[0, :, :nh, nw:] = 0.0
+    for channel, plane in enumerate(cv2.split(resized)):
+        np.multiply(plane, np.float32(1 / 255.0), out=blob[0, channel, :nh, :nw],
+                    casting="unsafe")
+    return blob
 
 
-def pyramid(image: np.ndarray) -> list[tuple[np.ndarray, float]]:
+def pyramid(image: np.ndarray, buffers: dict[tuple[object, ...], np.ndarray] | None = None,
+            ) -> list[tuple[np.ndarray, float]]:
     """The blobs of every pass in `PASSES` and their scales; the frame is resized once to
-    the working scale and the smaller passes are taken from that resized copy."""
+    the working scale and the smaller passes are taken from that resized copy. With
+    `buffers` (`Detector.buffers`) the arrays are reused from one call to the next: the
+    blobs returned are valid until the next call with the same buffers."""
     h, w = image.shape[:2]
     scale = working_scale(h, w)
     nh, nw = max(32, round(h * scale)), max(32, round(w * scale))
     interp = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
-    base = image if (nh, nw) == (h, w) else cv2.resize(image, (nw, nh), interpolation=interp)
+    base = image
+    if (nh, nw) != (h, w):
+        base = cv2.resize(image, (nw, nh), dst=_buffer(buffers, (nh, nw, 3), np.uint8),
+                          interpolation=interp)
     out = []
     for factor in PASSES:
         if factor == 1.0:
-            out.append((_blob(base), scale))
+            out.append((_blob(base, buffers), scale))
             continue
         fh, fw = max(32, round(nh * factor)), max(32, round(nw * factor))
-        small = cv2.resize(base, (fw, fh), interpolation=cv2.INTER_AREA)
-        out.append((_blob(small), scale * factor))
+        small = cv2.resize(base, (fw, fh), dst=_buffer(buffers, (fh, fw, 3), np.uint8),
+                           interpolation=cv2.INTER_AREA)
+        out.append((_blob(small, buffers), scale * factor))
     return out
 
 
@@ -280,6 +311,7 @@ class Detector:
         # again whenever its input shape changes, which cost 12 ms a 1280x720 frame when one
         # network read both passes (docs/PERFORMANCE.md)
         self.shape_nets: dict[tuple[int, ...], Any] = {}
+        self.buffers: dict[tuple[object, ...], np.ndarray] = {}  # `pyramid`'s arrays
         self.cls_net = cv2.dnn.readNetFromONNX(str(cls_path))
         self.frame_head = bool(model_meta(cls_path).get("frame_head", False))
         self.cls_outputs = ["rank", "suit", "frame"] if self.frame_head else ["rank", "suit"]
@@ -319,7 +351,7 @@ class Detector:
         `gain=False` leaves the boxes as the size head reads them (`decode`)."""
         corners: list[Corner] = []
         base = working_scale(*image.shape[:2])
-        for blob, scale in pyramid(image):
+        for blob, scale in pyramid(image, self.buffers):
             net = self.shape_net(blob.shape)
             net.setInput(blob)
             # the shipped graph has no class head: train.py exports heat and size only

@@ -227,3 +227,39 @@ def test_each_input_shape_has_its_own_network_and_readings_do_not_change() -> No
     after = det.candidates(first)
     assert before and [(c.x, c.y, c.w, c.score) for c in before] == [
         (c.x, c.y, c.w, c.score) for c in after]
+
+
+def test_pyramid_blobs_are_cv2_dnn_blobs_and_reuse_the_detectors_arrays() -> None:
+    """`pyramid` writes each pass's blob plane by plane (cv2.dnn.blobFromImage took seven
+    times as long): the values are blobFromImage's of the image padded with zeros to a
+    multiple of 32; with the detector's `buffers` a second frame of the same size is
+    written into the same arrays, and a frame of another size does not disturb them."""
+    import cv2
+
+    from vision.detector import PASSES, pyramid
+
+    rnd = np.random.default_rng(6)
+    frame = rnd.integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    odd = rnd.integers(0, 256, (333, 517, 3), dtype=np.uint8)
+    for image in (frame, odd):
+        blobs = pyramid(image)
+        assert len(blobs) == len(PASSES)
+        for blob, scale in blobs:
+            h, w = round(image.shape[0] * scale), round(image.shape[1] * scale)
+            assert blob.shape[2] % 32 == 0 and blob.shape[3] % 32 == 0
+            assert 0 <= blob.shape[2] - h < 32 and 0 <= blob.shape[3] - w < 32
+        blob, scale = blobs[0]  # the full pass, resized from the image itself
+        h, w = round(image.shape[0] * scale), round(image.shape[1] * scale)
+        resized = cv2.resize(image, (w, h), interpolation=cv2.INTER_LINEAR)
+        padded = cv2.copyMakeBorder(resized, 0, blob.shape[2] - h, 0, blob.shape[3] - w,
+                                    cv2.BORDER_CONSTANT, value=(0, 0, 0))
+        np.testing.assert_array_equal(blob, cv2.dnn.blobFromImage(padded, 1 / 255.0))
+    buffers: dict[tuple[object, ...], np.ndarray] = {}
+    first = [blob for blob, _scale in pyramid(frame, buffers)]
+    kept = [blob.copy() for blob in first]
+    pyramid(odd, buffers)
+    second = [blob for blob, _scale in pyramid(frame[::-1].copy(), buffers)]
+    assert all(a is b for a, b in zip(first, second, strict=True))
+    again = [blob for blob, _scale in pyramid(frame, buffers)]
+    for blob, want in zip(again, kept, strict=True):
+        np.testing.assert_array_equal(blob, want)

@@ -44,8 +44,10 @@ $PY -m vision.training.mine
 # also squeezed to 0.56 of their width (as narrow as the stored webcam photos), a quarter
 # of the labelled crops cut at up to 2x off their side for the framing head (how far a
 # crop is off its index: vision.detector.REFRAME); then two fine-tuning stages with a
-# wider spread of crop sizes (about 45-60 min on 2 cores)
-CLS="--px 48 --balanced --jpeg --any-angle 0.7 --squeeze 0.56 --frame-wide 0.25"
+# wider spread of crop sizes (about 50-60 min on 2 cores); the lite trunk, about half the
+# time of the wide one in cv2.dnn (train_crops.lite_features; --arch wide: the four
+# double-convolution blocks shipped before 2026-12-03 evening)
+CLS="--arch lite --px 48 --balanced --jpeg --any-angle 0.7 --squeeze 0.56 --frame-wide 0.25"
 $PY -m vision.training.train_crops $CLS --steps 10000 --lr 3e-3 --mined 0.35 --synth 0.1 --eval-every 2500 --seed 8 --out $C/c48a.onnx --save $C/c48a.pt
 $PY -m vision.training.train_crops $CLS --init $C/c48a.pt --steps 6000 --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --synth 0.05 --eval-every 3000 --seed 9 --out $C/c48b.onnx --save $C/c48b.pt
 $PY -m vision.training.train_crops $CLS --init $C/c48b.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --synth 0.05 --eval-every 3000 --seed 10 --out vision/models/corner_cls.onnx --save $C/c48c.pt

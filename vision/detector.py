@@ -73,6 +73,7 @@ SHORT_SIDE = 640  # the development photos are 640 px high; frames are scaled to
 LONG_SIDE_MAX = 1152
 PEAK_THRESHOLD = 0.2
 NET_COPIES = 4  # detector networks kept set up, one per input shape (`Detector.shape_net`)
+BUFFER_COPIES = 16  # arrays `pyramid` keeps for reuse (four a view: two resized copies, two blobs)
 MAX_CANDIDATES = 48  # the classifier reads at most this many peaks, best first
 # The network is trained on indices 14-100 px high; a second pass at half scale reads the
 # big indices of close-up phone photos.
@@ -145,7 +146,7 @@ def _buffer(buffers: dict[tuple[object, ...], np.ndarray] | None, shape: tuple[i
         return np.empty(shape, dtype)
     key = (*shape, np.dtype(dtype).str)
     if key not in buffers:
-        if len(buffers) >= 16:  # photos of many sizes: start again
+        if len(buffers) >= BUFFER_COPIES:  # photos of many sizes: start again
             buffers.clear()
         buffers[key] = np.empty(shape, dtype)
     return buffers[key]

@@ -128,3 +128,24 @@ def test_photos_read_from_several_threads_at_once_read_as_one_at_a_time() -> Non
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(read, [it.path for it in items] * 3))
     assert together == alone * 3
+
+
+def test_a_doubtful_joker_is_not_reported_and_a_clear_one_is(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`reader.JOKER_MIN`: this webcam trick, as a 1280x720 camera frame, has no joker,
+    and one corner reads as a joker at 0.43, above the threshold of 0.4: it is not
+    reported. A photo of a joker (its two corners read) still is."""
+    import cv2
+
+    import vision.reader
+
+    photo = next(i for i in load_dev_set(("webcam_multi",))
+                 if i.stem == "WIN_20240627_11_36_02_Pro_jpg")
+    assert "JOKER" not in photo.cards()
+    frame = cv2.resize(cv2.imread(str(photo.path)), (1280, 720), interpolation=cv2.INTER_LINEAR)
+    joker = next(i for i in load_dev_set(("phone_std",)) if i.stem == "IMG_20220921_201008_jpg")
+    assert "JOKER" in joker.cards()
+    assert not {d.card for d in recognize(frame)} & {"BJ", "SJ"}
+    assert [(d.card, d.corners) for d in recognize(joker.path)] == [("SJ", 2)]
+    monkeypatch.setattr(vision.reader, "JOKER_MIN", None)
+    assert {d.card for d in recognize(frame)} & {"BJ", "SJ"}

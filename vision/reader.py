@@ -364,7 +364,7 @@ def recognize(
     groups = _group(img, strong)
     spare = [c for c in corners if c.confidence < threshold * PAIR_FLOOR]
     for g in groups:
-        if g.confidence < threshold:
+        if g.confidence < _floor(g.card, threshold):  # still there to reach the count
             spare.extend(g.corners)
     groups = [g for g in groups if g.confidence >= _floor(g.card, threshold)]
     if constraints is not None:

@@ -307,7 +307,7 @@ class Detector:
     `first_reading` and `reread_unsure` read them (`vision.reader` runs them per view)."""
 
     def __init__(self, model_path: Path = MODEL_PATH, cls_path: Path = CLS_MODEL_PATH) -> None:
-        self.model_path = model_path
+        self.model_bytes = np.fromfile(model_path, np.uint8)  # read once, for each copy
         # one copy of the detector per input shape (`shape_net`): cv2.dnn sets a network up
         # again whenever its input shape changes, which cost 12 ms a 1280x720 frame when one
         # network read both passes (docs/PERFORMANCE.md)
@@ -325,7 +325,7 @@ class Detector:
         if net is None:
             if len(self.shape_nets) >= NET_COPIES:
                 del self.shape_nets[next(iter(self.shape_nets))]  # the least recently used
-            net = cv2.dnn.readNetFromONNX(str(self.model_path))
+            net = cv2.dnn.readNetFromONNX(self.model_bytes)
             net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
             net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
         self.shape_nets[shape] = net

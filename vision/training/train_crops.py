@@ -81,12 +81,12 @@ class CropNet(nn.Module):
         def block(i: int, o: int) -> nn.Sequential:
             return nn.Sequential(*_cbr(i, o), *_cbr(o, o), nn.MaxPool2d(2))
 
-        chans = (3, *widths)
-        pairs = zip(chans[:-1], chans[1:], strict=True)
         if arch == "lite":
             self.features = lite_features()
-            widths = (128,)
+            widths = (128,)  # the lite trunk's last width
         elif arch == "wide":
+            chans = (3, *widths)
+            pairs = zip(chans[:-1], chans[1:], strict=True)
             self.features = nn.Sequential(*(block(i, o) for i, o in pairs))
         else:
             raise ValueError(f"unknown --arch {arch!r}")

@@ -73,6 +73,12 @@ SHORT_SIDE = 640  # the development photos are 640 px high; frames are scaled to
 LONG_SIDE_MAX = 1152
 PEAK_THRESHOLD = 0.2
 NET_COPIES = 4  # detector networks kept set up, one per input shape (`Detector.shape_net`)
+# the classifier reads crops in batches of at most CLS_BATCH, each batch size through a
+# network of its own (`Detector.cls_net`), so no network ever sees a new input shape:
+# cv2.dnn sets a network up again whenever its input shape changes, and a frame's four
+# reads (48, then a few, then a score, then a few crops) cost 14 ms more through one
+# network on the 2026-12-03 evening machine (docs/PERFORMANCE.md); the same readings
+CLS_BATCH = 8
 BUFFER_COPIES = 16  # arrays `pyramid` keeps for reuse (four a view: two resized copies, two blobs)
 MAX_CANDIDATES = 48  # the classifier reads at most this many peaks, best first
 # The network is trained on indices 14-100 px high; a second pass at half scale reads the
@@ -313,7 +319,8 @@ class Detector:
         # network read both passes (docs/PERFORMANCE.md)
         self.shape_nets: dict[tuple[int, ...], Any] = {}
         self.buffers: dict[tuple[object, ...], np.ndarray] = {}  # `pyramid`'s arrays
-        self.cls_net = cv2.dnn.readNetFromONNX(str(cls_path))
+        self.cls_bytes = np.fromfile(cls_path, np.uint8)
+        self.cls_nets: dict[int, Any] = {}  # batch size -> classifier network (`cls_net`)
         self.frame_head = bool(model_meta(cls_path).get("frame_head", False))
         self.cls_outputs = ["rank", "suit", "frame"] if self.frame_head else ["rank", "suit"]
 
@@ -331,13 +338,26 @@ class Detector:
         self.shape_nets[shape] = net
         return net
 
+    def cls_net(self, batch: int) -> Any:
+        """The classifier network that reads batches of this many crops (1..`CLS_BATCH`),
+        set up on first use and kept."""
+        net = self.cls_nets.get(batch)
+        if net is None:
+            net = self.cls_nets[batch] = cv2.dnn.readNetFromONNX(self.cls_bytes)
+        return net
+
     def read_framed(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N x len(CLASSES)) from the crop classifier, and its framing
         head's reading (N: log of the right crop side / this crop's side; zeros for a
-        classifier without the head)."""
+        classifier without the head). Read in batches of `CLS_BATCH`."""
         blob = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32) * (1 / 255.0)
-        self.cls_net.setInput(blob)
-        rank, suit, *frame = self.cls_net.forward(self.cls_outputs)
+        parts = []
+        for start in range(0, len(blob), CLS_BATCH):
+            chunk = blob[start:start + CLS_BATCH]
+            net = self.cls_net(len(chunk))
+            net.setInput(chunk)
+            parts.append(net.forward(self.cls_outputs))
+        rank, suit, *frame = (np.concatenate(out) for out in zip(*parts, strict=True))
         framing = frame[0].reshape(-1).astype(np.float64) if frame else np.zeros(len(crops))
         return class_probs(rank, suit), framing
 

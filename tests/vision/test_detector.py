@@ -230,6 +230,37 @@ def test_each_input_shape_has_its_own_network_and_readings_do_not_change() -> No
         (c.x, c.y, c.w, c.score) for c in after]
 
 
+def test_the_classifier_reads_in_batches_each_size_through_its_own_network() -> None:
+    """Detector.cls_net / CLS_BATCH: crops are read in batches of at most CLS_BATCH, and each
+    batch size through a network of its own (cv2.dnn sets a network up again whenever its
+    input shape changes). The readings are those of one network reading all the crops at
+    once, to the bit, for any number of crops, and the networks are kept for the next call."""
+    import cv2
+
+    from vision.detector import CLS_BATCH, crop_side
+    from vision.reader import load_image
+
+    it = next(iter(load_dev_set(("webcam_multi",))))
+    image = load_image(it.path)
+    det = Detector()
+    corners = det.candidates(image)
+    crops = [crop_at(image, c.x, c.y, crop_side(c)) for c in corners]
+    assert len(crops) > 2 * CLS_BATCH
+    one = cv2.dnn.readNetFromONNX(str(CLS_MODEL_PATH))
+    for n in (len(crops), 2 * CLS_BATCH, CLS_BATCH + 3, 5, 1):
+        probs, framing = det.read_framed(crops[:n])
+        blob = np.stack(crops[:n]).transpose(0, 3, 1, 2).astype(np.float32) * (1 / 255.0)
+        one.setInput(blob)
+        rank, suit, frame = one.forward(["rank", "suit", "frame"])
+        np.testing.assert_array_equal(probs, class_probs(rank, suit))
+        np.testing.assert_array_equal(framing, frame.reshape(-1))
+    sizes = {CLS_BATCH, len(crops) % CLS_BATCH, 3, 5, 1} - {0}
+    assert set(det.cls_nets) == sizes
+    nets = dict(det.cls_nets)
+    det.read_framed(crops)
+    assert det.cls_nets == nets
+
+
 def test_pyramid_blobs_are_cv2_dnn_blobs_and_reuse_the_detectors_arrays() -> None:
     """`pyramid` writes each pass's blob plane by plane (cv2.dnn.blobFromImage took seven
     times as long): the values are blobFromImage's of the image padded with zeros to a

@@ -261,6 +261,25 @@ def test_the_classifier_reads_in_batches_each_size_through_its_own_network() -> 
     assert det.cls_nets == nets
 
 
+def test_the_recogniser_reads_the_best_max_candidates_and_mining_the_best_mine_candidates(
+) -> None:
+    """MAX_CANDIDATES (32) bounds the peaks the recogniser reads; training mines up to
+    MINE_CANDIDATES (48), the candidates the shipped classifier learnt from
+    (vision/training/mine.py), of which the recogniser's are the best."""
+    from vision.detector import MAX_CANDIDATES, MINE_CANDIDATES
+    from vision.reader import load_image
+    from vision.training.mine import THRESHOLD
+
+    det = Detector()
+    it = next(iter(load_dev_set(("webcam_multi",))))
+    image = load_image(it.path)
+    read = det.candidates(image, THRESHOLD)
+    mined = det.candidates(image, THRESHOLD, limit=MINE_CANDIDATES)
+    assert MAX_CANDIDATES < MINE_CANDIDATES
+    assert len(read) == MAX_CANDIDATES < len(mined) <= MINE_CANDIDATES
+    assert mined[:MAX_CANDIDATES] == read
+
+
 def test_pyramid_blobs_are_cv2_dnn_blobs_and_reuse_the_detectors_arrays() -> None:
     """`pyramid` writes each pass's blob plane by plane (cv2.dnn.blobFromImage took seven
     times as long): the values are blobFromImage's of the image padded with zeros to a

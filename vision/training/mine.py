@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector import CROP_SCALE, Corner, Detector, crop_side
+from vision.detector import CROP_SCALE, MINE_CANDIDATES, Corner, Detector, crop_side
 from vision.labels import ASPECT, CLASSES, load_dev_set
 
 NONE = len(CLASSES)
@@ -55,7 +55,7 @@ def mine(items: list, det: Detector) -> dict[str, np.ndarray]:
         names = [b[0] for b in it.boxes]
         for ax in aspects(it.subset):
             view = img if ax == 1.0 else cv2.resize(img, (round(w * ax), h))
-            for c in det.candidates(view, THRESHOLD):
+            for c in det.candidates(view, THRESHOLD, limit=MINE_CANDIDATES):
                 label, true_side = NONE, 0.0
                 if len(gt):
                     gx, gy = gt[:, 0] * ax, gt[:, 1]

@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from vision.detector import (
+    MINE_CANDIDATES,
     MODEL_PATH,
     SIZE_GAIN,
     SIZE_GAIN_REF,
@@ -51,7 +52,7 @@ def size_pairs(items: list[LabelledImage], det: Detector,
     for it in items:
         img = load_image(it.path)
         h, w = img.shape[:2]
-        cands = det.candidates(img, threshold, gain=False)
+        cands = det.candidates(img, threshold, gain=False, limit=MINE_CANDIDATES)
         base = working_scale(h, w)
         for name, x, y, bw, bh in it.boxes:
             if name == BACK:

@@ -76,8 +76,9 @@ NET_COPIES = 4  # detector networks kept set up, one per input shape (`Detector.
 # the classifier reads crops in batches of at most CLS_BATCH, each batch size through a
 # network of its own (`Detector.cls_net`), so no network ever sees a new input shape:
 # cv2.dnn sets a network up again whenever its input shape changes, and a frame's four
-# reads (48, then a few, then a score, then a few crops) cost 14 ms more through one
-# network on the 2026-12-03 evening machine (docs/PERFORMANCE.md); the same readings
+# reads (the first reading, then the re-cut, the unsure and the re-sized crops, each a
+# different number) cost about 10 ms a frame more through one network on the 2026-12-03
+# late-evening machine (docs/PERFORMANCE.md); the same readings to the bit
 CLS_BATCH = 8
 BUFFER_COPIES = 16  # arrays `pyramid` keeps for reuse (four a view: two resized copies, two blobs)
 # the classifier reads at most this many peaks, best first: 32 (48 before 2026-12-03 late

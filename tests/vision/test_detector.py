@@ -230,6 +230,7 @@ def test_each_input_shape_has_its_own_network_and_readings_do_not_change() -> No
         (c.x, c.y, c.w, c.score) for c in after]
 
 
+@pytest.mark.usefixtures("carddata", "model")
 def test_the_classifier_reads_in_batches_each_size_through_its_own_network() -> None:
     """Detector.cls_net / CLS_BATCH: crops are read in batches of at most CLS_BATCH, and each
     batch size through a network of its own (cv2.dnn sets a network up again whenever its
@@ -261,6 +262,7 @@ def test_the_classifier_reads_in_batches_each_size_through_its_own_network() -> 
     assert det.cls_nets == nets
 
 
+@pytest.mark.usefixtures("carddata", "model")
 def test_the_recogniser_reads_the_best_max_candidates_and_mining_the_best_mine_candidates(
 ) -> None:
     """MAX_CANDIDATES (32) bounds the peaks the recogniser reads; training mines up to

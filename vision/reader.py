@@ -363,10 +363,13 @@ def recognize(
     strong = [c for c in corners if c.confidence >= threshold * PAIR_FLOOR]
     groups = _group(img, strong)
     spare = [c for c in corners if c.confidence < threshold * PAIR_FLOOR]
+    kept = []
     for g in groups:
-        if g.confidence < _floor(g.card, threshold):  # still there to reach the count
+        if g.confidence >= _floor(g.card, threshold):
+            kept.append(g)
+        else:  # still there to reach the count
             spare.extend(g.corners)
-    groups = [g for g in groups if g.confidence >= _floor(g.card, threshold)]
+    groups = kept
     if constraints is not None:
         groups = _apply_constraints(groups, spare, img, constraints)
     groups.sort(key=lambda g: -g.confidence)

@@ -358,6 +358,10 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=CLS_MODEL_PATH)
     ap.add_argument("--save", type=Path, default=CACHE / "cls_last.pt")
     ap.add_argument("--eval-every", type=int, default=250)
+    ap.add_argument("--soup", type=Path, nargs="+", default=None, metavar="RUN.pt",
+                    help="no training: average the weights of these runs (fine-tuned from "
+                    "one checkpoint with different seeds), estimate the batch norms' "
+                    "statistics again on --steps batches, export to --out")
     args = ap.parse_args()
     PX, ANY_ANGLE, SIDE_JITTER = args.px, args.any_angle, args.side_jitter
     FRAME_WIDE = args.frame_wide
@@ -369,6 +373,9 @@ def main() -> None:
     model = CropNet(arch=args.arch)
     if args.init:
         model.load_state_dict(torch.load(args.init))
+    if args.soup:
+        make_soup(model, args, val)
+        return
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=args.steps,
                                                 pct_start=0.1)
@@ -394,6 +401,50 @@ def main() -> None:
             print("held-back crop accuracy" + (" (trained on, --all)" if args.all else ""),
                   round(acc, 3), "framing error (median |log|)", round(frame_err, 3),
                   flush=True)
+
+
+def average_weights(runs: list[dict[str, torch.Tensor]]) -> dict[str, torch.Tensor]:
+    """The element-wise mean of several state dicts of one network (a "model soup");
+    integer entries (the batch norms' batch counters) are taken from the first."""
+    out = {}
+    for key, first in runs[0].items():
+        if first.is_floating_point():
+            out[key] = torch.stack([r[key] for r in runs]).mean(0)
+        else:
+            out[key] = first.clone()
+    return out
+
+
+def refresh_batch_norms(model: nn.Module, batches, steps: int) -> None:
+    """Estimate every batch norm's running mean and variance again, as the plain average
+    over `steps` training batches (an averaged network's activations are not the average
+    of its ingredients')."""
+    norms = [m for m in model.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
+    for m in norms:
+        m.reset_running_stats()
+        m.momentum = None  # cumulative average
+    model.train()
+    with torch.no_grad():
+        for step, (x, _y, _t) in enumerate(batches, start=1):
+            model(x)
+            if step >= steps:
+                break
+    for m in norms:
+        m.momentum = 0.1
+
+
+def make_soup(model: CropNet, args: argparse.Namespace, val: list) -> None:
+    model.load_state_dict(average_weights([torch.load(p) for p in args.soup]))
+    loader = torch.utils.data.DataLoader(Batches(args), batch_size=None,
+                                         num_workers=args.workers, prefetch_factor=4
+                                         if args.workers else None)
+    refresh_batch_norms(model, loader, args.steps)
+    export(model, args.out, args.all, args.arch)
+    torch.save(model.state_dict(), args.save)
+    acc, frame_err = held_back_accuracy(model, val)
+    print(f"soup of {len(args.soup)} runs; held-back crop accuracy"
+          + (" (trained on, --all)" if args.all else ""), round(acc, 3),
+          "framing error (median |log|)", round(frame_err, 3), flush=True)
 
 
 def export(model: CropNet, path: Path, all_photos: bool, arch: str = "wide") -> None:

@@ -43,8 +43,12 @@ PAIR_MIN, PAIR_MAX = 2.2, 9.5
 # 16:9, and the view whose best corners read surer is kept (`_choose_view`).
 FRAME_ASPECT = 16 / 9
 FRAME_SLACK = 0.97  # a photo within 3 % of 16:9 is taken as a frame of that shape
-# The views are compared by the mean confidence of their best VIEW_TOP_K corners; the
-# widened view must be VIEW_MARGIN times surer to be kept (both chosen on the training split).
+# The views are compared by the mean confidence of their best VIEW_TOP_K corners, read
+# after the framing head's re-cut (`Detector.reframe`); the widened view must be VIEW_MARGIN
+# times surer to be kept (both chosen on the training split). Compared on the first reading
+# instead, as before 2026-12-03 night, the big indices of close-up phone photos, cut too
+# wide at first, made the widened view look surer (docs/VISION.md, "Views compared after
+# the re-cut").
 VIEW_TOP_K = 4
 VIEW_MARGIN = 1.05
 
@@ -311,21 +315,20 @@ def view_score(corners: list[Corner]) -> float:
 
 
 def _choose_view(img: np.ndarray, threshold: float) -> tuple[np.ndarray, float, list[Corner]]:
-    """The view to read (`views`), its horizontal factor, and its corners. The views are
-    compared on the classifier's first reading; only the kept view's corners are cut again
-    where the framing head reads them far off (`Detector.reframe`), and its unsure crops read
-    again at the other sizes (`Detector.reread_unsure`)."""
+    """The view to read (`views`), its horizontal factor, and its corners. Each view's
+    corners are read and those the framing head reads far off cut again
+    (`Detector.reframe`), and the views are compared on that reading; only the kept view's
+    unsure crops are read again at the other sizes (`Detector.reread_unsure`)."""
     det = _detector()
-    best: tuple[np.ndarray, float, list[Corner], np.ndarray, np.ndarray, float] | None = None
+    best: tuple[np.ndarray, float, list[Corner], np.ndarray, float] | None = None
     for view, factor in views(img):
         cands = det.candidates(view, threshold)
-        probs, frame = det.first_reading(view, cands)
+        cands, probs = det.reframe(view, cands, *det.first_reading(view, cands))
         score = view_score(reclassify(cands, probs))
-        if best is None or score > VIEW_MARGIN * best[5]:
-            best = (view, factor, cands, probs, frame, score)
+        if best is None or score > VIEW_MARGIN * best[4]:
+            best = (view, factor, cands, probs, score)
     assert best is not None  # views() always gives the image as it is
-    view, factor, cands, probs, frame, _score = best
-    cands, probs = det.reframe(view, cands, probs, frame)
+    view, factor, cands, probs, _score = best
     return view, factor, reclassify(*det.reread_unsure(view, cands, probs))
 
 

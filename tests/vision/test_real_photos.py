@@ -97,6 +97,22 @@ def test_a_corner_read_from_a_misjudged_box_is_cut_again_at_its_index(
     assert "5H" not in [d.card for d in recognize(it.path)]
 
 
+def test_the_views_are_compared_after_the_recut_so_a_close_up_is_read_as_given() -> None:
+    """`reader._choose_view`: this blackgold close-up (3♣ and a joker, big indices) is a
+    square photo, so it is also read widened to 16:9. Its big indices are cut too wide at
+    first and read unsure; compared on that first reading the widened view looked surer,
+    was kept, and lost the 3♣. Compared after the framing head's re-cut, the photo as
+    given is kept and both cards are read."""
+    from vision.reader import _choose_view, load_image
+
+    it = next(i for i in load_dev_set(("phone_blackgold",)) if i.stem == "IMG_7818_JPG")
+    assert it.cards() == {"3C", "JOKER"}
+    _view, factor, _corners = _choose_view(load_image(it.path), 0.2)
+    assert factor == 1.0
+    read = {d.card for d in recognize(it.path)}
+    assert "3C" in read and read & {"BJ", "SJ"}, read
+
+
 def test_an_unsure_corner_far_off_the_photos_index_size_is_read_again_at_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """`detector.SIZE_PRIOR`: on this blackgold photo (5♥, 7♦ and 4♦) one corner of the 7♦

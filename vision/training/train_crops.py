@@ -206,6 +206,26 @@ def synth_crops(rnd: random.Random, n: int) -> list[Item]:
     return out
 
 
+def restyle(img: np.ndarray, rnd: random.Random) -> np.ndarray:
+    """A light card's crop redrawn as a dark card with gold or white print (the blackgold
+    deck's style): the ink (dark or red on a light ground) becomes the light print, the
+    ground a near-black. The four fifths the honest runs train on hold no blackgold K♣ or
+    K♠ and few of many other cards (docs/VISION.md); this shows the classifier every card
+    of the other decks in that style. A crop that is dark already is left as it is."""
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    lo, hi = np.percentile(gray, (5, 90))
+    if hi < 110 or hi - lo < 40:
+        return img
+    ink = np.clip((hi - gray) / (hi - lo), 0, 1)[..., None]
+    ground = np.array([rnd.uniform(10, 45)] * 3, np.float32) + rnd.uniform(-5, 5)
+    if rnd.random() < 0.3:  # white print (the deck's court cards)
+        print_ = np.array([rnd.uniform(190, 245)] * 3, np.float32)
+    else:  # gold (BGR)
+        print_ = np.array([rnd.uniform(30, 100), rnd.uniform(130, 190), rnd.uniform(180, 240)],
+                          np.float32)
+    return np.clip(ground + ink * (print_ - ground), 0, 255).astype(np.uint8)
+
+
 def jpeg(img: np.ndarray, rnd: random.Random) -> np.ndarray:
     """Re-encode at a low JPEG quality half of the time (camera compression artefacts)."""
     if rnd.random() < 0.5:
@@ -216,7 +236,7 @@ def jpeg(img: np.ndarray, rnd: random.Random) -> np.ndarray:
 
 def batch(samples: list[Sample], n: int, rnd: random.Random, synth: float,
           jpeg_noise: bool = False, mined: tuple[Mined, float] | None = None,
-          balanced: Balanced | None = None):
+          balanced: Balanced | None = None, restyled: float = 0.0):
     n_synth = int(n * synth)
     n_mined = int(n * mined[1]) if mined else 0
     items = []
@@ -227,6 +247,9 @@ def batch(samples: list[Sample], n: int, rnd: random.Random, synth: float,
             items.append(sample_crop(samples[rnd.randrange(len(samples))], rnd))
     items += [mined[0].crop(rnd) for _ in range(n_mined)] if mined else []
     items += synth_crops(rnd, n_synth) if synth > 0 else []
+    if restyled > 0:
+        items = [(restyle(img, rnd) if rnd.random() < restyled else img, c, t)
+                 for img, c, t in items]
     if jpeg_noise:
         items = [(jpeg(img, rnd), c, t) for img, c, t in items]
     xs = np.stack([photometric(img, rnd).transpose(2, 0, 1) for img, _, _ in items])
@@ -319,7 +342,8 @@ class Batches(torch.utils.data.IterableDataset):
         balanced = Balanced(train) if args.balanced else None
         train += load_corner_crops(args.squeeze)
         while True:
-            yield batch(train, args.batch, rnd, args.synth, args.jpeg, mined, balanced)
+            yield batch(train, args.batch, rnd, args.synth, args.jpeg, mined, balanced,
+                        args.restyle)
 
 
 def main() -> None:
@@ -358,6 +382,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=CLS_MODEL_PATH)
     ap.add_argument("--save", type=Path, default=CACHE / "cls_last.pt")
     ap.add_argument("--eval-every", type=int, default=250)
+    ap.add_argument("--restyle", type=float, default=0.0,
+                    help="share of the crops of light cards redrawn as a dark card with gold "
+                    "or white print (the blackgold deck's style; restyle())")
     ap.add_argument("--soup", type=Path, nargs="+", default=None, metavar="RUN.pt",
                     help="no training: average the weights of these runs (fine-tuned from "
                     "one checkpoint with different seeds), estimate the batch norms' "

@@ -82,6 +82,36 @@ def is_held_back(stem: str) -> bool:
     return zlib.crc32(stem.encode()) % 5 == 0
 
 
+def parse_label_line(line: str, where: str = "label") -> tuple[int, float, float, float, float]:
+    """One line of a YOLO label file -> (class id, x_center, y_center, width, height).
+
+    Two forms occur: a box (`class x y w h`) and a polygon (`class x1 y1 x2 y2 ...`, at
+    least three points), which Roboflow writes for a region drawn as a polygon; a polygon
+    becomes its bounding box, as the axis-aligned boxes around turned indices are drawn.
+    The blackgold labels hold 32 polygon rows in 12 photos (all the cards of IMG_7804,
+    the 6♥ and J♣ of IMG_7839); until 2026-12-04 they were skipped, so those cards counted
+    as unlabelled. Anything else raises ValueError.
+    """
+    parts = line.split()
+    try:
+        c = int(parts[0])
+        v = [float(p) for p in parts[1:]]
+    except (ValueError, IndexError):
+        raise ValueError(f"{where}: not a label line: {line!r}") from None
+    if len(v) == 4:
+        x, y, w, h = v
+    elif len(v) >= 6 and len(v) % 2 == 0:
+        xs, ys = v[0::2], v[1::2]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        x, y, w, h = (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0
+    else:
+        raise ValueError(f"{where}: {len(v)} numbers after the class: neither a box (4) "
+                         f"nor a polygon (an even number, at least 6)")
+    if c < 0 or w <= 0 or h <= 0 or not all(-0.01 <= t <= 1.01 for t in v):
+        raise ValueError(f"{where}: not a box inside the image: {line!r}")
+    return c, x, y, w, h
+
+
 def load_dev_set(subsets: tuple[str, ...] = SUBSETS) -> list[LabelledImage]:
     """Every labelled image of the development set (`roboflow_zk7wu`), never the hold-out."""
     root = carddata_dir() / "roboflow_zk7wu"
@@ -92,12 +122,10 @@ def load_dev_set(subsets: tuple[str, ...] = SUBSETS) -> list[LabelledImage]:
             lab = root / subset / "labels" / (img.stem + ".txt")
             boxes = []
             if lab.exists():
-                for line in lab.read_text().splitlines():
-                    parts = line.split()
-                    if len(parts) != 5:
-                        continue
-                    c, x, y, w, h = int(parts[0]), *map(float, parts[1:])
-                    boxes.append((dataset_class(names[c]), x, y, w, h))
+                for n, line in enumerate(lab.read_text().splitlines(), 1):
+                    if line.strip():
+                        c, x, y, w, h = parse_label_line(line, f"{lab.name}:{n}")
+                        boxes.append((dataset_class(names[c]), x, y, w, h))
             out.append(LabelledImage(subset, img.stem, img, tuple(boxes)))
     return out
 

@@ -7,7 +7,13 @@ from pathlib import Path
 import pytest
 
 from vision.evaluate import AUDITED, RESTORED, Score, card_set, evaluate, footnote, score_photo
-from vision.labels import AuditEntry, is_held_back, load_audit, load_dev_set
+from vision.labels import (
+    AuditEntry,
+    is_held_back,
+    load_audit,
+    load_dev_set,
+    parse_label_line,
+)
 
 
 def test_jokers_compare_as_is_a_joker() -> None:
@@ -29,6 +35,29 @@ def test_held_back_split_is_stable_and_a_fifth(carddata) -> None:  # type: ignor
     assert 0.12 < len(held) / len(dev) < 0.28
     assert all(is_held_back(it.stem) for it in held)
     assert {it.subset for it in held} == {"webcam_multi", "phone_std", "phone_blackgold"}
+
+
+def test_a_label_line_is_a_box_or_a_polygon_made_a_box() -> None:
+    """Roboflow writes a region drawn as a polygon as `class x1 y1 x2 y2 ...`; it is read as
+    its bounding box, never skipped (skipping it took labelled cards for unlabelled ones)."""
+    assert parse_label_line("15 0.4 0.08 0.05 0.04") == (15, 0.4, 0.08, 0.05, 0.04)
+    c, x, y, w, h = parse_label_line("22 0.1 0.2 0.3 0.25 0.2 0.4 0.05 0.3")
+    assert c == 22
+    assert (round(x, 6), round(y, 6), round(w, 6), round(h, 6)) == (0.175, 0.3, 0.25, 0.2)
+    for bad in ("3 0.5 0.5 0.1", "3 0.1 0.1 0.2 0.2 0.3", "3 0.1 0.1 0.2 0.2 0.3 0.3 0.4",
+                "x 0.5 0.5 0.1 0.1", "3 0.5 0.5 0 0.1", "3 0.5 0.5 0.1 one", "3 1.5 0.5 0.1 0.1"):
+        with pytest.raises(ValueError, match="IMG_1.txt:2"):
+            parse_label_line(bad, "IMG_1.txt:2")
+
+
+def test_polygon_labels_count_as_labelled_cards(carddata) -> None:  # type: ignore[no-untyped-def]
+    """IMG_7804 is labelled by polygons only (eight indices of four cards), IMG_7839's 6♥
+    and J♣ too: read as boxes, not as a photo without cards and two unlabelled cards."""
+    dev = {it.stem: it for it in load_dev_set(("phone_blackgold",))}
+    photo = dev["IMG_7804_JPG"]
+    assert len(photo.boxes) == 8 and photo.cards() == {"JS", "3H", "9S", "JC"}
+    assert all(0.02 < b[3] < 0.1 and 0.02 < b[4] < 0.1 for b in photo.boxes)  # index-sized
+    assert {"6H", "JC"} <= dev["IMG_7839_JPG"].cards()
 
 
 def test_footnote_does_not_call_training_figures_honest() -> None:
@@ -131,6 +160,7 @@ def test_audited_photos_are_scored_twice_with_the_same_readings() -> None:
     assert set(scores) == {"phone_blackgold", "phone_blackgold" + AUDITED}
     plain, audited = scores["phone_blackgold"], scores["phone_blackgold" + AUDITED]
     assert plain.photos == audited.photos == 2
-    assert plain.tp + plain.fn == 7 and audited.tp + audited.fn == 9  # labelled cards
+    # labelled cards: IMG_7785 labels an A♠ as 4♠ (one card either way), IMG_7839 six
+    assert plain.tp + plain.fn == 9 and audited.tp + audited.fn == 9
     assert plain.tp + plain.fp == audited.tp + audited.fp  # the same cards reported
     assert set(evaluate(items[:1])) == {"phone_blackgold"}  # no audit, no audited row

@@ -226,6 +226,23 @@ def restyle(img: np.ndarray, rnd: random.Random) -> np.ndarray:
     return np.clip(ground + ink * (print_ - ground), 0, 255).astype(np.uint8)
 
 
+def motion_blur(img: np.ndarray, rnd: random.Random) -> np.ndarray:
+    """Smear the crop along a line at a random angle, 3 px to a quarter of its side long (a
+    hand-held tablet or phone moving while the shutter is open; Gaussian blur, in
+    `photometric`, is round)."""
+    side = img.shape[0]
+    length = rnd.uniform(3.0, max(3.0, side / 4))
+    k = int(math.ceil(length)) | 1
+    kernel = np.zeros((k, k), np.float32)
+    c = (k - 1) / 2
+    cv2.line(kernel, (round(c - (length - 1) / 2), round(c)), (round(c + (length - 1) / 2), round(c)),
+             1.0, 1, cv2.LINE_AA)
+    turn = cv2.getRotationMatrix2D((c, c), rnd.uniform(0, 180), 1.0)
+    kernel = cv2.warpAffine(kernel, turn, (k, k))
+    kernel /= max(float(kernel.sum()), 1e-6)
+    return cv2.filter2D(img, -1, kernel, borderType=cv2.BORDER_REFLECT)
+
+
 def jpeg(img: np.ndarray, rnd: random.Random) -> np.ndarray:
     """Re-encode at a low JPEG quality half of the time (camera compression artefacts)."""
     if rnd.random() < 0.5:
@@ -236,7 +253,7 @@ def jpeg(img: np.ndarray, rnd: random.Random) -> np.ndarray:
 
 def batch(samples: list[Sample], n: int, rnd: random.Random, synth: float,
           jpeg_noise: bool = False, mined: tuple[Mined, float] | None = None,
-          balanced: Balanced | None = None, restyled: float = 0.0):
+          balanced: Balanced | None = None, restyled: float = 0.0, motion: float = 0.0):
     n_synth = int(n * synth)
     n_mined = int(n * mined[1]) if mined else 0
     items = []
@@ -249,6 +266,9 @@ def batch(samples: list[Sample], n: int, rnd: random.Random, synth: float,
     items += synth_crops(rnd, n_synth) if synth > 0 else []
     if restyled > 0:
         items = [(restyle(img, rnd) if rnd.random() < restyled else img, c, t)
+                 for img, c, t in items]
+    if motion > 0:
+        items = [(motion_blur(img, rnd) if rnd.random() < motion else img, c, t)
                  for img, c, t in items]
     if jpeg_noise:
         items = [(jpeg(img, rnd), c, t) for img, c, t in items]
@@ -343,7 +363,7 @@ class Batches(torch.utils.data.IterableDataset):
         train += load_corner_crops(args.squeeze)
         while True:
             yield batch(train, args.batch, rnd, args.synth, args.jpeg, mined, balanced,
-                        args.restyle)
+                        args.restyle, args.motion)
 
 
 def main() -> None:
@@ -385,6 +405,9 @@ def main() -> None:
     ap.add_argument("--restyle", type=float, default=0.0,
                     help="share of the crops of light cards redrawn as a dark card with gold "
                     "or white print (the blackgold deck's style; restyle())")
+    ap.add_argument("--motion", type=float, default=0.0,
+                    help="share of the crops smeared along a line (motion_blur(): a hand-held "
+                    "camera moving; the Gaussian blur of photometric() is round)")
     ap.add_argument("--soup", type=Path, nargs="+", default=None, metavar="RUN.pt",
                     help="no training: average the weights of these runs (fine-tuned from "
                     "one checkpoint with different seeds), estimate the batch norms' "

@@ -36,6 +36,9 @@ TTA_SCALES = (0.85, 1.0, 1.2)  # crop sizes (x CROP_SCALE) whose readings are av
 # lowest that keeps the 48 px classifier's training-split F1; 0.7 read 8 % more crops
 # there, docs/VISION.md)
 TTA_BELOW = 0.6
+# the unsure crops are also read turned by each of these angles (degrees, at their own
+# size) and those readings averaged in as well; () reads them upright only
+TTA_ANGLES: tuple[float, ...] = ()
 # The size head misjudges a few index boxes by nearly 2x (a one-card photo's second corner
 # read from a crop twice too wide), while the indices of one photo are about one size: an
 # unsure crop whose side is more than SIZE_PRIOR times off the median side of the photo's
@@ -426,23 +429,23 @@ class Detector:
 
     def reread_unsure(self, image: np.ndarray, corners: list[Corner],
                       probs: np.ndarray) -> tuple[list[Corner], np.ndarray]:
-        """Crops the classifier is unsure of are read again at the other sizes (one batch)
-        and the readings averaged; sure ones keep their single reading. An unsure crop far
+        """Crops the classifier is unsure of are read again at the other sizes, and turned by
+        `TTA_ANGLES` (one batch), and the readings averaged; sure ones keep their single reading. An unsure crop far
         off the photo's index size is also read at that size (`SIZE_PRIOR`); where that
         reading is surer, it is kept and the corner's box takes that size. Returns the
         corners and their readings."""
-        extra = [k for k in TTA_SCALES if k != 1.0]
-        if not corners or not extra:
+        views = [(k, 0.0) for k in TTA_SCALES if k != 1.0] + [(1.0, a) for a in TTA_ANGLES]
+        if not corners or not views:
             return corners, probs
         sure = np.maximum(probs.max(axis=1), 1.0 - probs.sum(axis=1))  # NONE is the rest
         unsure = [i for i in range(len(corners)) if sure[i] < TTA_BELOW]
         if not unsure:
             return corners, probs
         out = probs.copy()
-        crops = [crop_at(image, corners[i].x, corners[i].y, crop_side(corners[i]) * k)
-                 for k in extra for i in unsure]
-        more = self.read_crops(crops).reshape(len(extra), len(unsure), -1).sum(axis=0)
-        out[unsure] = (probs[unsure] + more) / (1 + len(extra))
+        crops = [crop_at(image, corners[i].x, corners[i].y, crop_side(corners[i]) * k, a)
+                 for k, a in views for i in unsure]
+        more = self.read_crops(crops).reshape(len(views), len(unsure), -1).sum(axis=0)
+        out[unsure] = (probs[unsure] + more) / (1 + len(views))
         if SIZE_PRIOR is None:
             return corners, out
         return self._read_at_index_size(image, corners, probs, out, unsure, SIZE_PRIOR)

@@ -168,6 +168,41 @@ def test_the_framing_head_reads_how_far_a_crop_is_off_its_index() -> None:
 
 
 @pytest.mark.usefixtures("carddata", "model")
+def test_unsure_crops_are_also_read_turned_by_the_tta_angles(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`TTA_ANGLES` (off in the shipped recogniser; tried 2026-12-04, docs/VISION.md): an
+    unsure crop's reading is the mean of its first reading, its readings at the other
+    `TTA_SCALES` and its readings turned by each angle; sure crops keep their reading."""
+    import vision.detector
+    from vision.detector import TTA_SCALES, Corner, crop_side
+
+    monkeypatch.setattr(vision.detector, "SIZE_PRIOR", None)
+    det = Detector()
+    indices = _labelled_indices("phone_blackgold", 6)
+    img = indices[0][0]
+    corners = [Corner(x, y, side, side, 0.9, ()) for im, _n, x, y, side in indices if im is img]
+    first, _frame = det.first_reading(img, corners)
+    unsure = first * 0.5  # every crop below TTA_BELOW (0.6): half of it left to "none"
+    sure = first.copy()
+    sure[0] = 0.0
+    sure[0, 0] = 1.0  # the first crop is sure
+    scales = [det.read_crops([crop_at(img, c.x, c.y, crop_side(c) * k) for c in corners])
+              for k in TTA_SCALES if k != 1.0]
+    turned = [det.read_crops([crop_at(img, c.x, c.y, crop_side(c), a) for c in corners])
+              for a in (-20.0, 180.0)]
+    monkeypatch.setattr(vision.detector, "TTA_ANGLES", ())
+    _c, upright = det.reread_unsure(img, corners, unsure)
+    np.testing.assert_allclose(upright, (unsure + sum(scales)) / (1 + len(scales)), atol=1e-5)
+    monkeypatch.setattr(vision.detector, "TTA_ANGLES", (-20.0, 180.0))
+    _c, both = det.reread_unsure(img, corners, unsure)
+    np.testing.assert_allclose(both, (unsure + sum(scales) + sum(turned)) / (3 + len(scales)),
+                               atol=1e-5)
+    assert np.abs(both - upright).max() > 1e-3
+    _c, kept = det.reread_unsure(img, corners, sure)
+    np.testing.assert_array_equal(kept[0], sure[0])
+
+
+@pytest.mark.usefixtures("carddata", "model")
 def test_a_corner_cut_far_too_wide_is_cut_again_at_its_index(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """`Detector.reframe`: blackgold corners whose box is 1.7x their labelled index (the

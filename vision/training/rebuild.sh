@@ -1,6 +1,6 @@
 #!/bin/sh
-# Rebuild the models from the data we have (1.5-2 h of a 2-core machine, by the machine;
-# about 60 min of it the classifier, 25-40 min the detector, a minute the mining). Each
+# Rebuild the models from the data we have (40 min to 2 h of a 2-core machine, by the
+# machine: the classifier 18-60 min, the detector 17-40 min, the mining a minute). Each
 # stage starts from the previous stage's weights (vision/training/cache/, git-ignored).
 #   python -m venv .venv-train && .venv-train/bin/pip install -r requirements-vision-train.txt
 #   PY=.venv-train/bin/python sh vision/training/rebuild.sh

@@ -429,11 +429,11 @@ class Detector:
 
     def reread_unsure(self, image: np.ndarray, corners: list[Corner],
                       probs: np.ndarray) -> tuple[list[Corner], np.ndarray]:
-        """Crops the classifier is unsure of are read again at the other sizes, and turned by
-        `TTA_ANGLES` (one batch), and the readings averaged; sure ones keep their single reading. An unsure crop far
-        off the photo's index size is also read at that size (`SIZE_PRIOR`); where that
-        reading is surer, it is kept and the corner's box takes that size. Returns the
-        corners and their readings."""
+        """Crops the classifier is unsure of are read again at the other sizes and turned
+        by `TTA_ANGLES` (one batch), and the readings averaged; sure ones keep their single
+        reading. An unsure crop far off the photo's index size is also read at that size
+        (`SIZE_PRIOR`); where that reading is surer, it is kept and the corner's box takes
+        that size. Returns the corners and their readings."""
         views = [(k, 0.0) for k in TTA_SCALES if k != 1.0] + [(1.0, a) for a in TTA_ANGLES]
         if not corners or not views:
             return corners, probs

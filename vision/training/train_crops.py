@@ -398,6 +398,7 @@ def main() -> None:
     ap.add_argument("--arch", choices=("wide", "lite"), default="wide",
                     help="the trunk: wide (four blocks of two convolutions) or lite (about "
                     "half its time in cv2.dnn)")
+    ap.add_argument("--weight-decay", type=float, default=5e-4, help="AdamW's weight decay")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=CLS_MODEL_PATH)
     ap.add_argument("--save", type=Path, default=CACHE / "cls_last.pt")
@@ -426,7 +427,7 @@ def main() -> None:
     if args.soup:
         make_soup(model, args, val)
         return
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=args.steps,
                                                 pct_start=0.1)
     t0 = time.time()

@@ -29,6 +29,12 @@ def model_meta(model: Path = CLS_MODEL_PATH) -> dict[str, Any]:
     return meta
 
 
+def ensemble_members(model: Path = CLS_MODEL_PATH) -> list[Path]:
+    """The further classifiers whose readings `Detector.read_framed` averages with this
+    one's: the files `members` of its `.json` names (in its folder; none when absent)."""
+    return [model.parent / name for name in model_meta(model).get("members", [])]
+
+
 CROP_PX = int(model_meta()["crop_px"])  # the classifier reads a square crop this many pixels wide
 CROP_SCALE = 1.3  # crop side = CROP_SCALE x the longer side of the index box
 TTA_SCALES = (0.85, 1.0, 1.2)  # crop sizes (x CROP_SCALE) whose readings are averaged
@@ -322,17 +328,27 @@ class Detector:
     """Loads the shipped ONNX models once: `candidates` finds corner indices,
     `first_reading` and `reread_unsure` read them (`vision.reader` runs them per view)."""
 
-    def __init__(self, model_path: Path = MODEL_PATH, cls_path: Path = CLS_MODEL_PATH) -> None:
+    def __init__(self, model_path: Path = MODEL_PATH, cls_path: Path = CLS_MODEL_PATH,
+                 members: list[Path] | None = None) -> None:
         self.model_bytes = np.fromfile(model_path, np.uint8)  # read once, for each copy
         # one copy of the detector per input shape (`shape_net`): cv2.dnn sets a network up
         # again whenever its input shape changes, which cost 12 ms a 1280x720 frame when one
         # network read both passes (docs/PERFORMANCE.md)
         self.shape_nets: dict[tuple[int, ...], Any] = {}
         self.buffers: dict[tuple[object, ...], np.ndarray] = {}  # `pyramid`'s arrays
-        self.cls_bytes = np.fromfile(cls_path, np.uint8)
-        self.cls_nets: dict[int, Any] = {}  # batch size -> classifier network (`cls_net`)
-        self.frame_head = bool(model_meta(cls_path).get("frame_head", False))
-        self.cls_outputs = ["rank", "suit", "frame"] if self.frame_head else ["rank", "suit"]
+        # the crop classifier, and any further classifiers whose readings are averaged with
+        # its own (`members`, default `ensemble_members(cls_path)`)
+        paths = [cls_path, *(ensemble_members(cls_path) if members is None else members)]
+        for path in paths[1:]:
+            if int(model_meta(path)["crop_px"]) != CROP_PX:
+                raise ValueError(f"{path.name} reads {model_meta(path)['crop_px']} px crops,"
+                                 f" not {CROP_PX}")
+        self.cls_bytes = [np.fromfile(path, np.uint8) for path in paths]
+        # per classifier: batch size -> network (`cls_net`)
+        self.member_nets: list[dict[int, Any]] = [{} for _ in paths]
+        self.cls_nets = self.member_nets[0]
+        self.member_heads = [bool(model_meta(path).get("frame_head", False)) for path in paths]
+        self.frame_head = any(self.member_heads)
 
     def shape_net(self, shape: tuple[int, ...]) -> Any:
         """The detector network that reads inputs of this shape: one per shape, for the
@@ -348,28 +364,36 @@ class Detector:
         self.shape_nets[shape] = net
         return net
 
-    def cls_net(self, batch: int) -> Any:
-        """The classifier network that reads batches of this many crops (1..`CLS_BATCH`),
-        set up on first use and kept."""
-        net = self.cls_nets.get(batch)
+    def cls_net(self, batch: int, member: int = 0) -> Any:
+        """The classifier network (of `member`, 0 the shipped classifier) that reads
+        batches of this many crops (1..`CLS_BATCH`), set up on first use and kept."""
+        nets = self.member_nets[member]
+        net = nets.get(batch)
         if net is None:
-            net = self.cls_nets[batch] = cv2.dnn.readNetFromONNX(self.cls_bytes)
+            net = nets[batch] = cv2.dnn.readNetFromONNX(self.cls_bytes[member])
         return net
 
     def read_framed(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N x len(CLASSES)) from the crop classifier, and its framing
         head's reading (N: log of the right crop side / this crop's side; zeros for a
-        classifier without the head). Read in batches of `CLS_BATCH`."""
+        classifier without the head). Read in batches of `CLS_BATCH`. With several
+        classifiers (`ensemble_members`) both are their means."""
         blob = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32) * (1 / 255.0)
-        parts = []
-        for start in range(0, len(blob), CLS_BATCH):
-            chunk = blob[start:start + CLS_BATCH]
-            net = self.cls_net(len(chunk))
-            net.setInput(chunk)
-            parts.append(net.forward(self.cls_outputs))
-        rank, suit, *frame = (np.concatenate(out) for out in zip(*parts, strict=True))
-        framing = frame[0].reshape(-1).astype(np.float64) if frame else np.zeros(len(crops))
-        return class_probs(rank, suit), framing
+        probs = np.zeros((len(crops), len(CLASSES)))
+        framing = np.zeros(len(crops))
+        for member, head in enumerate(self.member_heads):
+            outputs = ["rank", "suit", "frame"] if head else ["rank", "suit"]
+            parts = []
+            for start in range(0, len(blob), CLS_BATCH):
+                chunk = blob[start:start + CLS_BATCH]
+                net = self.cls_net(len(chunk), member)
+                net.setInput(chunk)
+                parts.append(net.forward(outputs))
+            rank, suit, *frame = (np.concatenate(out) for out in zip(*parts, strict=True))
+            probs += class_probs(rank, suit)
+            if frame:
+                framing += frame[0].reshape(-1).astype(np.float64)
+        return probs / len(self.member_heads), framing / max(1, sum(self.member_heads))
 
     def read_crops(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (N x len(CLASSES)) from the crop classifier."""

@@ -4,6 +4,7 @@ prior correction, and the mined candidates the classifier is trained on."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -295,6 +296,42 @@ def test_the_classifier_reads_in_batches_each_size_through_its_own_network() -> 
     nets = dict(det.cls_nets)
     det.read_framed(crops)
     assert det.cls_nets == nets
+
+
+@pytest.mark.usefixtures("carddata", "model")
+def test_further_classifiers_named_in_the_json_are_averaged_in(tmp_path: Path) -> None:
+    """`ensemble_members`: the classifiers a classifier's `.json` names under `members` are
+    read too, and `read_framed` returns the mean of their class probabilities and the mean
+    framing of those with a framing head. Here the member is the shipped network again,
+    its `.json` saying it has no framing head: the probabilities are the single network's
+    (their mean), the framing is the head's own (not halved). A member cut for another
+    crop size is refused."""
+    import shutil
+
+    from vision.detector import crop_side, ensemble_members
+    from vision.reader import load_image
+
+    meta = model_meta(CLS_MODEL_PATH)
+    for name, extra in (("a", {"members": ["b.onnx"]}), ("b", {"frame_head": False})):
+        shutil.copy(CLS_MODEL_PATH, tmp_path / f"{name}.onnx")
+        (tmp_path / f"{name}.json").write_text(json.dumps({**meta, **extra}), encoding="utf-8")
+    assert ensemble_members(tmp_path / "a.onnx") == [tmp_path / "b.onnx"]
+    assert ensemble_members(CLS_MODEL_PATH) == [
+        CLS_MODEL_PATH.parent / name for name in meta.get("members", [])]
+    it = next(iter(load_dev_set(("webcam_multi",))))
+    image = load_image(it.path)
+    single = Detector(members=[])
+    pair = Detector(cls_path=tmp_path / "a.onnx")
+    assert len(pair.cls_bytes) == 2 and pair.member_heads == [True, False]
+    crops = [crop_at(image, c.x, c.y, crop_side(c)) for c in single.candidates(image)]
+    probs, framing = single.read_framed(crops)
+    both_probs, both_framing = pair.read_framed(crops)
+    np.testing.assert_allclose(both_probs, probs, atol=1e-12)
+    np.testing.assert_allclose(both_framing, framing, atol=1e-12)
+    assert np.abs(framing).max() > 0.1 and probs.sum(axis=1).max() > 0.5
+    (tmp_path / "b.json").write_text(json.dumps({**meta, "crop_px": 32}), encoding="utf-8")
+    with pytest.raises(ValueError, match="32 px"):
+        Detector(cls_path=tmp_path / "a.onnx")
 
 
 @pytest.mark.usefixtures("carddata", "model")

@@ -399,6 +399,10 @@ def main() -> None:
                     help="the trunk: wide (four blocks of two convolutions) or lite (about "
                     "half its time in cv2.dnn)")
     ap.add_argument("--weight-decay", type=float, default=5e-4, help="AdamW's weight decay")
+    ap.add_argument("--members", nargs="+", default=[], metavar="FILE.onnx",
+                    help="further classifiers (in --out's folder) whose readings the runtime "
+                    "averages with this one's (the .json's members; vision.detector."
+                    "ensemble_members)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=CLS_MODEL_PATH)
     ap.add_argument("--save", type=Path, default=CACHE / "cls_last.pt")
@@ -446,7 +450,7 @@ def main() -> None:
         if step % 50 == 0:
             print(f"step {step} loss {loss.item():.3f} {time.time() - t0:.0f}s", flush=True)
         if step % args.eval_every == 0 or step == args.steps:
-            export(model, args.out, args.all, args.arch)
+            export(model, args.out, args.all, args.arch, args.members)
             torch.save(model.state_dict(), args.save)
             acc, frame_err = held_back_accuracy(model, val)
             print("held-back crop accuracy" + (" (trained on, --all)" if args.all else ""),
@@ -490,7 +494,7 @@ def make_soup(model: CropNet, args: argparse.Namespace, val: list) -> None:
                                          num_workers=args.workers, prefetch_factor=4
                                          if args.workers else None)
     refresh_batch_norms(model, loader, args.steps)
-    export(model, args.out, args.all, args.arch)
+    export(model, args.out, args.all, args.arch, args.members)
     torch.save(model.state_dict(), args.save)
     acc, frame_err = held_back_accuracy(model, val)
     print(f"soup of {len(args.soup)} runs; held-back crop accuracy"
@@ -498,7 +502,8 @@ def make_soup(model: CropNet, args: argparse.Namespace, val: list) -> None:
           "framing error (median |log|)", round(frame_err, 3), flush=True)
 
 
-def export(model: CropNet, path: Path, all_photos: bool, arch: str = "wide") -> None:
+def export(model: CropNet, path: Path, all_photos: bool, arch: str = "wide",
+           members: list[str] | None = None) -> None:
     model.eval()
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, torch.zeros(1, 3, PX, PX), str(path),
@@ -508,9 +513,12 @@ def export(model: CropNet, path: Path, all_photos: bool, arch: str = "wide") -> 
                       dynamo=False)
     # the runtime reads the crop size it must cut from this file (vision.detector.CROP_PX);
     # `make vision-eval` reads whether the held-back fifth was trained on; `frame_head`:
-    # the graph has the framing output (vision.detector.REFRAME)
-    meta = {"crop_px": PX, "trained_on": "all" if all_photos else "train", "frame_head": True,
-            "arch": arch}
+    # the graph has the framing output (vision.detector.REFRAME); `members`: the classifiers
+    # averaged with this one (vision.detector.ensemble_members)
+    meta: dict[str, object] = {"crop_px": PX, "trained_on": "all" if all_photos else "train",
+                               "frame_head": True, "arch": arch}
+    if members:
+        meta["members"] = members
     path.with_suffix(".json").write_text(json.dumps(meta) + "\n", encoding="utf-8")
     model.train()
 

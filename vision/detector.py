@@ -339,15 +339,15 @@ class Detector:
         # the crop classifier, and any further classifiers whose readings are averaged with
         # its own (`members`, default `ensemble_members(cls_path)`)
         paths = [cls_path, *(ensemble_members(cls_path) if members is None else members)]
-        for path in paths[1:]:
-            if int(model_meta(path)["crop_px"]) != CROP_PX:
-                raise ValueError(f"{path.name} reads {model_meta(path)['crop_px']} px crops,"
-                                 f" not {CROP_PX}")
+        metas = [model_meta(path) for path in paths]
+        for path, meta in zip(paths[1:], metas[1:], strict=True):
+            if int(meta["crop_px"]) != CROP_PX:
+                raise ValueError(f"{path.name} reads {meta['crop_px']} px crops, not {CROP_PX}")
         self.cls_bytes = [np.fromfile(path, np.uint8) for path in paths]
         # per classifier: batch size -> network (`cls_net`)
         self.member_nets: list[dict[int, Any]] = [{} for _ in paths]
         self.cls_nets = self.member_nets[0]
-        self.member_heads = [bool(model_meta(path).get("frame_head", False)) for path in paths]
+        self.member_heads = [bool(meta.get("frame_head", False)) for meta in metas]
         self.frame_head = any(self.member_heads)
 
     def shape_net(self, shape: tuple[int, ...]) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import cv2
 import numpy as np
@@ -33,6 +33,14 @@ def ensemble_members(model: Path = CLS_MODEL_PATH) -> list[Path]:
     """The further classifiers whose readings `Detector.read_framed` averages with this
     one's: the files `members` of its `.json` names (in its folder; none when absent)."""
     return [model.parent / name for name in model_meta(model).get("members", [])]
+
+
+def members_below(model: Path = CLS_MODEL_PATH) -> float | None:
+    """How unsure this classifier must be of a crop before its `ensemble_members` read it
+    too: the `.json`'s `members_below` (its crops read below this best probability, as
+    `TTA_BELOW` measures it); None (absent) has the members read every crop."""
+    gate = model_meta(model).get("members_below")
+    return None if gate is None else float(gate)
 
 
 CROP_PX = int(model_meta()["crop_px"])  # the classifier reads a square crop this many pixels wide
@@ -329,7 +337,8 @@ class Detector:
     `first_reading` and `reread_unsure` read them (`vision.reader` runs them per view)."""
 
     def __init__(self, model_path: Path = MODEL_PATH, cls_path: Path = CLS_MODEL_PATH,
-                 members: list[Path] | None = None) -> None:
+                 members: list[Path] | None = None,
+                 gate: float | None | Literal["json"] = "json") -> None:
         self.model_bytes = np.fromfile(model_path, np.uint8)  # read once, for each copy
         # one copy of the detector per input shape (`shape_net`): cv2.dnn sets a network up
         # again whenever its input shape changes, which cost 12 ms a 1280x720 frame when one
@@ -349,6 +358,9 @@ class Detector:
         self.cls_nets = self.member_nets[0]
         self.member_heads = [bool(meta.get("frame_head", False)) for meta in metas]
         self.frame_head = any(self.member_heads)
+        # the members read only the crops the first classifier reads below this (None:
+        # every crop; default the .json's `members_below`)
+        self.gate = members_below(cls_path) if gate == "json" else gate
 
     def shape_net(self, shape: tuple[int, ...]) -> Any:
         """The detector network that reads inputs of this shape: one per shape, for the
@@ -377,23 +389,43 @@ class Detector:
         """Class probabilities (N x len(CLASSES)) from the crop classifier, and its framing
         head's reading (N: log of the right crop side / this crop's side; zeros for a
         classifier without the head). Read in batches of `CLS_BATCH`. With several
-        classifiers (`ensemble_members`) both are their means."""
+        classifiers (`ensemble_members`) both are their means, over every crop or, with a
+        `gate`, over the crops the first classifier reads below it (the rest keep its
+        reading alone)."""
         blob = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32) * (1 / 255.0)
-        probs = np.zeros((len(crops), len(CLASSES)))
-        framing = np.zeros(len(crops))
-        for member, head in enumerate(self.member_heads):
-            outputs = ["rank", "suit", "frame"] if head else ["rank", "suit"]
-            parts = []
-            for start in range(0, len(blob), CLS_BATCH):
-                chunk = blob[start:start + CLS_BATCH]
-                net = self.cls_net(len(chunk), member)
-                net.setInput(chunk)
-                parts.append(net.forward(outputs))
-            rank, suit, *frame = (np.concatenate(out) for out in zip(*parts, strict=True))
-            probs += class_probs(rank, suit)
-            if frame:
-                framing += frame[0].reshape(-1).astype(np.float64)
-        return probs / len(self.member_heads), framing / max(1, sum(self.member_heads))
+        probs, framing = self._read_member(blob, 0)
+        if len(self.member_heads) == 1:
+            return probs, framing
+        rows = np.arange(len(crops))
+        if self.gate is not None:
+            sure = np.maximum(probs.max(axis=1), 1.0 - probs.sum(axis=1))  # NONE is the rest
+            rows = rows[sure < self.gate]
+            if not len(rows):
+                return probs, framing
+        heads = int(self.member_heads[0])
+        more_probs, more_framing = probs[rows], framing[rows]
+        for member in range(1, len(self.member_heads)):
+            p, f = self._read_member(blob[rows], member)
+            more_probs, more_framing = more_probs + p, more_framing + f
+            heads += int(self.member_heads[member])
+        probs[rows] = more_probs / len(self.member_heads)
+        framing[rows] = more_framing / max(1, heads)
+        return probs, framing
+
+    def _read_member(self, blob: np.ndarray, member: int) -> tuple[np.ndarray, np.ndarray]:
+        """One classifier's class probabilities and framing reading (zeros without the
+        head) of a batch of crops (N x 3 x CROP_PX x CROP_PX), read CLS_BATCH at a time."""
+        head = self.member_heads[member]
+        outputs = ["rank", "suit", "frame"] if head else ["rank", "suit"]
+        parts = []
+        for start in range(0, len(blob), CLS_BATCH):
+            chunk = blob[start:start + CLS_BATCH]
+            net = self.cls_net(len(chunk), member)
+            net.setInput(chunk)
+            parts.append(net.forward(outputs))
+        rank, suit, *frame = (np.concatenate(out) for out in zip(*parts, strict=True))
+        framing = frame[0].reshape(-1).astype(np.float64) if frame else np.zeros(len(blob))
+        return class_probs(rank, suit), framing
 
     def read_crops(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (N x len(CLASSES)) from the crop classifier."""

@@ -335,6 +335,48 @@ def test_further_classifiers_named_in_the_json_are_averaged_in(tmp_path: Path) -
 
 
 @pytest.mark.usefixtures("carddata", "model")
+def test_members_below_has_the_further_classifiers_read_only_the_unsure_crops(
+        tmp_path: Path) -> None:
+    """`members_below`: with it in the `.json`, the further classifiers read only the
+    crops the first reads below it (as sure as `TTA_BELOW` measures it); the others keep
+    the first classifier's reading alone. Here the first is the shipped network with its
+    `.json` saying it has no framing head and the member the same network with its head:
+    the framing is the head's on exactly the unsure crops and zero on the rest, and the
+    member was set up for a batch of just those crops. `gate=None` has it read every crop."""
+    import shutil
+
+    from vision.detector import CLS_BATCH, crop_side, members_below
+    from vision.reader import load_image
+
+    meta = model_meta(CLS_MODEL_PATH)
+    for name, extra in (("a", {"members": ["b.onnx"], "members_below": 0.6,
+                               "frame_head": False}), ("b", {})):
+        shutil.copy(CLS_MODEL_PATH, tmp_path / f"{name}.onnx")
+        (tmp_path / f"{name}.json").write_text(json.dumps({**meta, **extra}), encoding="utf-8")
+    assert members_below(tmp_path / "a.onnx") == 0.6
+    assert members_below(tmp_path / "b.onnx") is None
+    it = next(iter(load_dev_set(("webcam_multi",))))
+    image = load_image(it.path)
+    single = Detector(members=[])
+    crops = [crop_at(image, c.x, c.y, crop_side(c)) for c in single.candidates(image)]
+    probs, framing = single.read_framed(crops)
+    sure = np.maximum(probs.max(axis=1), 1.0 - probs.sum(axis=1))
+    unsure = sure < 0.6
+    assert 0 < unsure.sum() < len(crops)
+    gated = Detector(cls_path=tmp_path / "a.onnx")
+    assert gated.gate == 0.6
+    gated_probs, gated_framing = gated.read_framed(crops)
+    np.testing.assert_allclose(gated_probs, probs, atol=1e-12)
+    np.testing.assert_allclose(gated_framing[unsure], framing[unsure], atol=1e-12)
+    assert not gated_framing[~unsure].any() and np.abs(framing[~unsure]).max() > 0.01
+    n = int(unsure.sum())  # the member read these crops alone, CLS_BATCH at a time
+    assert set(gated.member_nets[1]) == {min(CLS_BATCH, n - s) for s in range(0, n, CLS_BATCH)}
+    everywhere = Detector(cls_path=tmp_path / "a.onnx", gate=None)
+    np.testing.assert_allclose(everywhere.read_framed(crops)[1], framing, atol=1e-12)
+    assert not Detector(cls_path=tmp_path / "a.onnx", gate=0.0).read_framed(crops)[1].any()
+
+
+@pytest.mark.usefixtures("carddata", "model")
 def test_the_recogniser_reads_the_best_max_candidates_and_mining_the_best_mine_candidates(
 ) -> None:
     """MAX_CANDIDATES (32) bounds the peaks the recogniser reads; training mines up to

@@ -403,6 +403,9 @@ def main() -> None:
                     help="further classifiers (in --out's folder) whose readings the runtime "
                     "averages with this one's (the .json's members; vision.detector."
                     "ensemble_members)")
+    ap.add_argument("--members-below", type=float, default=None, metavar="P",
+                    help="the --members read only the crops this one reads below P (the "
+                    ".json's members_below; vision.detector.members_below)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=CLS_MODEL_PATH)
     ap.add_argument("--save", type=Path, default=CACHE / "cls_last.pt")
@@ -450,7 +453,7 @@ def main() -> None:
         if step % 50 == 0:
             print(f"step {step} loss {loss.item():.3f} {time.time() - t0:.0f}s", flush=True)
         if step % args.eval_every == 0 or step == args.steps:
-            export(model, args.out, args.all, args.arch, args.members)
+            export(model, args.out, args.all, args.arch, args.members, args.members_below)
             torch.save(model.state_dict(), args.save)
             acc, frame_err = held_back_accuracy(model, val)
             print("held-back crop accuracy" + (" (trained on, --all)" if args.all else ""),
@@ -494,7 +497,7 @@ def make_soup(model: CropNet, args: argparse.Namespace, val: list) -> None:
                                          num_workers=args.workers, prefetch_factor=4
                                          if args.workers else None)
     refresh_batch_norms(model, loader, args.steps)
-    export(model, args.out, args.all, args.arch, args.members)
+    export(model, args.out, args.all, args.arch, args.members, args.members_below)
     torch.save(model.state_dict(), args.save)
     acc, frame_err = held_back_accuracy(model, val)
     print(f"soup of {len(args.soup)} runs; held-back crop accuracy"
@@ -503,7 +506,7 @@ def make_soup(model: CropNet, args: argparse.Namespace, val: list) -> None:
 
 
 def export(model: CropNet, path: Path, all_photos: bool, arch: str = "wide",
-           members: list[str] | None = None) -> None:
+           members: list[str] | None = None, members_below: float | None = None) -> None:
     model.eval()
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, torch.zeros(1, 3, PX, PX), str(path),
@@ -514,11 +517,14 @@ def export(model: CropNet, path: Path, all_photos: bool, arch: str = "wide",
     # the runtime reads the crop size it must cut from this file (vision.detector.CROP_PX);
     # `make vision-eval` reads whether the held-back fifth was trained on; `frame_head`:
     # the graph has the framing output (vision.detector.REFRAME); `members`: the classifiers
-    # averaged with this one (vision.detector.ensemble_members)
+    # averaged with this one (vision.detector.ensemble_members), only on the crops this one
+    # reads below `members_below` where that is given
     meta: dict[str, object] = {"crop_px": PX, "trained_on": "all" if all_photos else "train",
                                "frame_head": True, "arch": arch}
     if members:
         meta["members"] = members
+        if members_below is not None:
+            meta["members_below"] = members_below
     path.with_suffix(".json").write_text(json.dumps(meta) + "\n", encoding="utf-8")
     model.train()
 

@@ -86,13 +86,17 @@ def test_a_corner_read_from_a_misjudged_box_is_cut_again_at_its_index(
     """`detector.REFRAME`: on this one-card photo (5 of hearts, both corners showing) the
     size head misjudges a corner's box; the framing head reads how far off the crop is,
     and cut again at that side the corners read 5H and pair: one card, two corners. Read
-    only at the detector's boxes, the photo gives a 6H (one corner) and no 5H."""
+    only at the detector's boxes by the first classifier alone, the photo gives a 6H (one
+    corner) and no 5H (the shipped pair, its second classifier reading the unsure crops,
+    reads the 5H either way)."""
     import vision.detector
+    import vision.reader
 
     it = next(i for i in load_dev_set(("phone_std",)) if i.stem == "IMG_20220921_200351_jpg")
     assert it.cards() == {"5H"}
-    found = recognize(it.path)
-    assert [(d.card, d.corners) for d in found] == [("5H", 2)]
+    assert [(d.card, d.corners) for d in recognize(it.path)] == [("5H", 2)]
+    monkeypatch.setattr(vision.reader, "_DETECTOR", vision.detector.Detector(members=[]))
+    assert [(d.card, d.corners) for d in recognize(it.path)] == [("5H", 2)]
     monkeypatch.setattr(vision.detector, "REFRAME", None)
     assert "5H" not in [d.card for d in recognize(it.path)]
 
@@ -118,11 +122,16 @@ def test_an_unsure_corner_far_off_the_photos_index_size_is_read_again_at_it(
     """`detector.SIZE_PRIOR`: on this blackgold photo (5♥, 7♦ and 4♦) one corner of the 7♦
     is read unsure from a box far off the size of the photo's sure corners; read again at
     that size it reads 7D and pairs with its twin: one card, two corners. Without the
-    re-reading the 7♦ is read from one corner only."""
+    re-reading the 7♦ is read from one corner only. (The first classifier alone: with the
+    second reading its unsure crops, the shipped pair reads that corner sure enough not
+    to be read again, and the 7♦ from one corner; the three cards all the same.)"""
     import vision.detector
+    import vision.reader
 
     it = next(i for i in load_dev_set(("phone_blackgold",)) if i.stem == "IMG_7828_JPG")
     assert it.cards() == {"4D", "5H", "7D"}
+    assert {d.card for d in recognize(it.path)} == it.cards()
+    monkeypatch.setattr(vision.reader, "_DETECTOR", vision.detector.Detector(members=[]))
     read = [(d.card, d.corners) for d in recognize(it.path)]
     assert ("7D", 2) in read and {card for card, _ in read} == it.cards(), read
     monkeypatch.setattr(vision.detector, "SIZE_PRIOR", None)
@@ -150,9 +159,13 @@ def test_a_doubtful_joker_is_not_reported_and_a_clear_one_is(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """`reader.JOKER_MIN`: this webcam trick, as a 1280x720 camera frame, has no joker,
     and one corner reads as a joker at 0.43, above the threshold of 0.4: it is not
-    reported. A photo of a joker (its two corners read) still is."""
+    reported. A photo of a joker (its two corners read) still is: by the first classifier
+    alone as one joker; the shipped pair reads the joker's two corners as one too, and
+    the joker's picture and a second cut of its lower corner as two more (0.55-0.58,
+    docs/VISION.md "A second classifier for the unsure crops")."""
     import cv2
 
+    import vision.detector
     import vision.reader
 
     photo = next(i for i in load_dev_set(("webcam_multi",))
@@ -162,6 +175,10 @@ def test_a_doubtful_joker_is_not_reported_and_a_clear_one_is(
     joker = next(i for i in load_dev_set(("phone_std",)) if i.stem == "IMG_20220921_201008_jpg")
     assert "JOKER" in joker.cards()
     assert not {d.card for d in recognize(frame)} & {"BJ", "SJ"}
-    assert [(d.card, d.corners) for d in recognize(joker.path)] == [("SJ", 2)]
+    shipped = [(d.card, d.corners) for d in recognize(joker.path)]
+    assert ("SJ", 2) in shipped and {card for card, _ in shipped} <= {"BJ", "SJ"}, shipped
+    with monkeypatch.context() as alone:
+        alone.setattr(vision.reader, "_DETECTOR", vision.detector.Detector(members=[]))
+        assert [(d.card, d.corners) for d in recognize(joker.path)] == [("SJ", 2)]
     monkeypatch.setattr(vision.reader, "JOKER_MIN", None)
     assert {d.card for d in recognize(frame)} & {"BJ", "SJ"}

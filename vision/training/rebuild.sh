@@ -1,6 +1,7 @@
 #!/bin/sh
-# Rebuild the models from the data we have (40 min to 2 h of a 2-core machine, by the
-# machine: the classifier 18-60 min, the detector 17-40 min, the mining a minute). Each
+# Rebuild the models from the data we have (1 to 3 h of a 2-core machine, by the
+# machine: the two classifiers 18-60 min each, the detector 17-40 min, the mining a
+# minute). Each
 # stage starts from the previous stage's weights (vision/training/cache/, git-ignored).
 #   python -m venv .venv-train && .venv-train/bin/pip install -r requirements-vision-train.txt
 #   PY=.venv-train/bin/python sh vision/training/rebuild.sh
@@ -48,15 +49,25 @@ $PY -m vision.training.mine
 # time of the wide one in cv2.dnn (train_crops.lite_features; --arch wide: the four
 # double-convolution blocks shipped before 2026-12-03 evening)
 CLS="--arch lite --px 48 --balanced --jpeg --any-angle 0.7 --squeeze 0.56 --frame-wide 0.25"
-$PY -m vision.training.train_crops $CLS --steps 10000 --lr 3e-3 --mined 0.35 --synth 0.1 --eval-every 2500 --seed 8 --out $C/c48a.onnx --save $C/c48a.pt
-$PY -m vision.training.train_crops $CLS --init $C/c48a.pt --steps 6000 --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --synth 0.05 --eval-every 3000 --seed 9 --out $C/c48b.onnx --save $C/c48b.pt
-$PY -m vision.training.train_crops $CLS --init $C/c48b.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --synth 0.05 --eval-every 3000 --seed 10 --out vision/models/corner_cls.onnx --save $C/c48c.pt
+# the second classifier, the same recipe with ten times the weight decay: its .json is
+# named under the first's `members`, and it reads only the crops the first reads below
+# 0.6 (vision.detector.members_below; docs/VISION.md, "A second classifier for the
+# unsure crops")
+PAIR="--members corner_cls_wd.onnx --members-below 0.6"
+for WD in "" "--weight-decay 5e-3"; do
+if [ -z "$WD" ]; then N=c48; OUT=vision/models/corner_cls.onnx; MEM=$PAIR
+else N=c48wd; OUT=vision/models/corner_cls_wd.onnx; MEM=; fi
+$PY -m vision.training.train_crops $WD $CLS --steps 10000 --lr 3e-3 --mined 0.35 --synth 0.1 --eval-every 2500 --seed 8 --out $C/${N}a.onnx --save $C/${N}a.pt
+$PY -m vision.training.train_crops $WD $CLS --init $C/${N}a.pt --steps 6000 --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --synth 0.05 --eval-every 3000 --seed 9 --out $C/${N}b.onnx --save $C/${N}b.pt
+$PY -m vision.training.train_crops $WD $CLS --init $C/${N}b.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --synth 0.05 --eval-every 3000 --seed 10 $MEM --out $OUT --save $C/${N}c.pt
+done
 # the recipe's honest figures (models that never saw the held-back fifth)
 $PY -m vision evaluate --split held-back
 if [ "$ALL" = 1 ]; then
 # the shipped classifier: one more stage on every development photo, candidates mined on
 # every photo too (cache/mined_all.npz)
 $PY -m vision.training.mine --all --out $C/mined_all.npz
-$PY -m vision.training.train_crops $CLS --init $C/c48c.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every 2000 --seed 4 --all --out vision/models/corner_cls.onnx --save $C/c48all.pt
+$PY -m vision.training.train_crops $CLS --init $C/c48c.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every 2000 --seed 4 --all $PAIR --out vision/models/corner_cls.onnx --save $C/c48all.pt
+$PY -m vision.training.train_crops --weight-decay 5e-3 $CLS --init $C/c48wdc.pt --steps 6000 --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every 2000 --seed 4 --all --out vision/models/corner_cls_wd.onnx --save $C/c48wdall.pt
 $PY -m vision evaluate
 fi

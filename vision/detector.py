@@ -32,15 +32,30 @@ def model_meta(model: Path = CLS_MODEL_PATH) -> dict[str, Any]:
 def ensemble_members(model: Path = CLS_MODEL_PATH) -> list[Path]:
     """The further classifiers whose readings `Detector.read_framed` averages with this
     one's: the files `members` of its `.json` names (in its folder; none when absent)."""
-    return [model.parent / name for name in model_meta(model).get("members", [])]
+    return _named_members(model, model_meta(model))
+
+
+def _named_members(model: Path, meta: dict[str, Any]) -> list[Path]:
+    return [model.parent / name for name in meta.get("members", [])]
 
 
 def members_below(model: Path = CLS_MODEL_PATH) -> float | None:
     """How unsure this classifier must be of a crop before its `ensemble_members` read it
     too: the `.json`'s `members_below` (its crops read below this best probability, as
     `TTA_BELOW` measures it); None (absent) has the members read every crop."""
-    gate = model_meta(model).get("members_below")
+    return _members_below(model_meta(model))
+
+
+def _members_below(meta: dict[str, Any]) -> float | None:
+    gate = meta.get("members_below")
     return None if gate is None else float(gate)
+
+
+def sureness(probs: np.ndarray) -> np.ndarray:
+    """How sure each reading (N x len(CLASSES)) is of what it reads: its best class
+    probability, or that of "not an index" (the rest), whichever is higher (`TTA_BELOW`
+    and `members_below` are on this scale)."""
+    return np.maximum(probs.max(axis=1), 1.0 - probs.sum(axis=1))
 
 
 CROP_PX = int(model_meta()["crop_px"])  # the classifier reads a square crop this many pixels wide
@@ -346,9 +361,10 @@ class Detector:
         self.shape_nets: dict[tuple[int, ...], Any] = {}
         self.buffers: dict[tuple[object, ...], np.ndarray] = {}  # `pyramid`'s arrays
         # the crop classifier, and any further classifiers whose readings are averaged with
-        # its own (`members`, default `ensemble_members(cls_path)`)
-        paths = [cls_path, *(ensemble_members(cls_path) if members is None else members)]
-        metas = [model_meta(path) for path in paths]
+        # its own (`members`, default `ensemble_members(cls_path)`); its .json read once
+        first = model_meta(cls_path)
+        paths = [cls_path, *(_named_members(cls_path, first) if members is None else members)]
+        metas = [first, *(model_meta(path) for path in paths[1:])]
         for path, meta in zip(paths[1:], metas[1:], strict=True):
             if int(meta["crop_px"]) != CROP_PX:
                 raise ValueError(f"{path.name} reads {meta['crop_px']} px crops, not {CROP_PX}")
@@ -360,7 +376,7 @@ class Detector:
         self.frame_head = any(self.member_heads)
         # the members read only the crops the first classifier reads below this (None:
         # every crop; default the .json's `members_below`)
-        self.gate = members_below(cls_path) if gate == "json" else gate
+        self.gate = _members_below(first) if gate == "json" else gate
 
     def shape_net(self, shape: tuple[int, ...]) -> Any:
         """The detector network that reads inputs of this shape: one per shape, for the
@@ -398,8 +414,7 @@ class Detector:
             return probs, framing
         rows = np.arange(len(crops))
         if self.gate is not None:
-            sure = np.maximum(probs.max(axis=1), 1.0 - probs.sum(axis=1))  # NONE is the rest
-            rows = rows[sure < self.gate]
+            rows = rows[sureness(probs) < self.gate]
             if not len(rows):
                 return probs, framing
         heads = int(self.member_heads[0])
@@ -493,7 +508,7 @@ class Detector:
         views = [(k, 0.0) for k in TTA_SCALES if k != 1.0] + [(1.0, a) for a in TTA_ANGLES]
         if not corners or not views:
             return corners, probs
-        sure = np.maximum(probs.max(axis=1), 1.0 - probs.sum(axis=1))  # NONE is the rest
+        sure = sureness(probs)
         unsure = [i for i in range(len(corners)) if sure[i] < TTA_BELOW]
         if not unsure:
             return corners, probs

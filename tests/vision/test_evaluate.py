@@ -9,6 +9,7 @@ import pytest
 from vision.evaluate import AUDITED, RESTORED, Score, card_set, evaluate, footnote, score_photo
 from vision.labels import (
     AuditEntry,
+    held_back_fold,
     is_held_back,
     load_audit,
     load_dev_set,
@@ -35,6 +36,25 @@ def test_held_back_split_is_stable_and_a_fifth(carddata) -> None:  # type: ignor
     assert 0.12 < len(held) / len(dev) < 0.28
     assert all(is_held_back(it.stem) for it in held)
     assert {it.subset for it in held} == {"webcam_multi", "phone_std", "phone_blackgold"}
+
+
+def test_another_fifth_can_be_held_back_to_measure_a_recipe_on_other_photos(
+        carddata, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`VISION_HELD_BACK=k` holds back the photos whose crc32 is k modulo 5 instead of 0;
+    the five fifths cover the set without overlap; anything but 0-4 is refused."""
+    fifths = []
+    for k in range(5):
+        monkeypatch.setenv("VISION_HELD_BACK", str(k))
+        assert held_back_fold() == k
+        fifths.append({it.stem for it in load_dev_set() if it.held_back})
+    assert all(fifths)
+    assert sum(map(len, fifths)) == len(set().union(*fifths)) == len(load_dev_set())
+    for bad in ("5", "-1", "x", "0.5"):
+        monkeypatch.setenv("VISION_HELD_BACK", bad)
+        with pytest.raises(ValueError, match="VISION_HELD_BACK"):
+            is_held_back("IMG_7731")
+    monkeypatch.delenv("VISION_HELD_BACK")
+    assert {it.stem for it in load_dev_set() if it.held_back} == fifths[0]
 
 
 def test_a_label_line_is_a_box_or_a_polygon_made_a_box() -> None:

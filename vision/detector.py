@@ -63,7 +63,7 @@ CROP_SCALE = 1.3  # crop side = CROP_SCALE x the longer side of the index box
 TTA_SCALES = (0.85, 1.0, 1.2)  # crop sizes (x CROP_SCALE) whose readings are averaged
 # only crops whose best class probability is below this are read at every size (0.6: the
 # lowest that keeps the 48 px classifier's training-split F1; 0.7 read 8 % more crops
-# there, docs/VISION.md)
+# there, docs/VISION_TRIALS.md)
 TTA_BELOW = 0.6
 # the unsure crops are also read turned by each of these angles (degrees, at their own
 # size) and those readings averaged in as well; () reads them upright only
@@ -75,7 +75,7 @@ TTA_ANGLES: tuple[float, ...] = ()
 # the surer of the two readings is kept; only for peaks scoring SIZE_PRIOR_MIN_SCORE or more
 # (weaker ones seldom are a card, and each costs two crops). None turns it off. All three
 # chosen on the training split (mean F1 0.965; 1.4: 0.963; at TTA_SCALES 0.962-0.964; off:
-# 0.954; docs/VISION.md).
+# 0.954; docs/VISION_TRIALS.md).
 SIZE_PRIOR: float | None = 1.2
 SIZE_PRIOR_SCALES = (0.9, 1.1)
 SIZE_PRIOR_MIN_SCORE = 0.25
@@ -96,7 +96,7 @@ JOKER_PRIOR = 0.3
 # without the head never reframes). Chosen on the training split (mean F1 of the three
 # subsets, honest classifier): 1.15 "always" 0.9643, 1.4 "always" 0.9643 (16:9 webcam row
 # 0.961 against 0.965), 1.25 "always" 0.9630, 1.25 "surer" 0.9586, off 0.9536
-# (docs/VISION.md, 2026-12-03, afternoon).
+# (docs/VISION_TRIALS.md, 2026-12-03, afternoon).
 REFRAME: float | None = 1.15
 REFRAME_KEEP = "always"
 REFRAME_MIN_CARD = 0.5
@@ -116,7 +116,7 @@ BUFFER_COPIES = 16  # arrays `pyramid` keeps for reuse (four a view: two resized
 # the classifier reads at most this many peaks, best first: 32 (48 before 2026-12-03 late
 # evening) reads the training split as 48 does with the lite classifier (mean F1 0.9483
 # against 0.9486, the held-back fifth the same, jokers the same) in 9 % less time a frame
-# (docs/VISION.md); training mines at most MINE_CANDIDATES, what the shipped classifier
+# (docs/VISION_TRIALS.md); training mines at most MINE_CANDIDATES, what the shipped classifier
 # learnt from (vision/training/mine.py)
 MAX_CANDIDATES = 32
 MINE_CANDIDATES = 48
@@ -133,7 +133,7 @@ TOP_K = 5
 # for every size (SLOPE 0, SIZE_GAIN the overall median); the fit, about 10.6 /
 # sqrt(predicted), is SLOPE -0.5 at REF 41 px, which brings every size to the labelled
 # framing but needs a classifier trained on its crops and the reader's pairing range
-# (PAIR_MIN, PAIR_MAX) and SIZE_PRIOR chosen again (docs/VISION.md, 2026-12-03).
+# (PAIR_MIN, PAIR_MAX) and SIZE_PRIOR chosen again (docs/VISION_TRIALS.md, 2026-12-03).
 SIZE_GAIN = 1.65
 SIZE_GAIN_REF = 41.0
 SIZE_GAIN_SLOPE = 0.0

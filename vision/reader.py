@@ -28,7 +28,7 @@ DEFAULT_THRESHOLD = 0.4
 # jokers read 0.44-0.68 (training split, honest classifier). Chosen on the training split
 # (mean F1 of the three subsets): 0.53 and None tie at 0.9487, the 16:9 webcam row 0.963
 # against 0.961 (false jokers in 1280x720 frames 0 of 30 against 3; joker photos read with
-# one 10 of 11 against 11); 0.5: 0.9473 (docs/VISION.md).
+# one 10 of 11 against 11); 0.5: 0.9473 (docs/VISION_TRIALS.md).
 JOKER_MIN: float | None = 0.53
 PAIR_FLOOR = 0.7  # a corner this fraction of the threshold may still count with its twin
 CANDIDATE_THRESHOLD = 0.08  # weaker corners, used only to reach an expected count
@@ -47,7 +47,7 @@ FRAME_SLACK = 0.97  # a photo within 3 % of 16:9 is taken as a frame of that sha
 # after the framing head's re-cut (`Detector.reframe`); the widened view must be VIEW_MARGIN
 # times surer to be kept (both chosen on the training split). Compared on the first reading
 # instead, as before 2026-12-03 night, the big indices of close-up phone photos, cut too
-# wide at first, made the widened view look surer (docs/VISION.md, "Views compared after
+# wide at first, made the widened view look surer (docs/VISION_TRIALS.md, "Views compared after
 # the re-cut").
 VIEW_TOP_K = 4
 VIEW_MARGIN = 1.05

@@ -101,7 +101,7 @@ def test_size_gain_is_the_shipped_detectors(monkeypatch: pytest.MonkeyPatch) -> 
     size of the shipped detector on the training photos (`vision.training.size_gain`), so
     a retrained detector shipped without remeasuring it fails here. The size head also
     compresses its range (2.74 at 12-20 px, 1.15 at 55 px and over); the fitted slope
-    (`SIZE_GAIN_SLOPE` -0.5 at `SIZE_GAIN_REF` 41 px, not yet shipped: docs/VISION.md,
+    (`SIZE_GAIN_SLOPE` -0.5 at `SIZE_GAIN_REF` 41 px, not yet shipped: docs/VISION_TRIALS.md,
     2026-12-03) brings every well-filled band of predicted size near the labelled size."""
     import statistics
 
@@ -130,7 +130,7 @@ def test_size_gain_is_the_shipped_detectors(monkeypatch: pytest.MonkeyPatch) -> 
 def test_size_gain_by_band_medians_per_predicted_size() -> None:
     """`size_gain.by_band`: labelled / predicted medians per band of predicted size, the
     first band from 0, the last open, empty bands left out (the banded figures of
-    docs/VISION.md, 2026-12-03, come from it)."""
+    docs/VISION_TRIALS.md, 2026-12-03, come from it)."""
     from vision.training.size_gain import by_band
 
     pairs = [(10.0, 40.0), (11.0, 33.0), (30.0, 60.0), (100.0, 110.0), (200.0, 240.0)]
@@ -186,7 +186,7 @@ def test_the_framing_head_reads_how_far_a_crop_is_off_its_index() -> None:
 @pytest.mark.usefixtures("carddata", "model")
 def test_unsure_crops_are_also_read_turned_by_the_tta_angles(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """`TTA_ANGLES` (off in the shipped recogniser; tried 2026-12-04, docs/VISION.md): an
+    """`TTA_ANGLES` (off in the shipped recogniser; tried 2026-12-04, docs/VISION_TRIALS.md): an
     unsure crop's reading is the mean of its first reading, its readings at the other
     `TTA_SCALES` and its readings turned by each angle; sure crops keep their reading."""
     import vision.detector

@@ -162,7 +162,7 @@ def test_a_doubtful_joker_is_not_reported_and_a_clear_one_is(
     reported. A photo of a joker (its two corners read) still is: by the first classifier
     alone as one joker; the shipped pair reads the joker's two corners as one too, and
     the joker's picture and a second cut of its lower corner as two more (0.55-0.58,
-    docs/VISION.md "A second classifier for the unsure crops")."""
+    docs/VISION_TRIALS.md "A second classifier for the unsure crops")."""
     import cv2
 
     import vision.detector

@@ -33,7 +33,7 @@ cp $C/last.pt $C/fast2.pt
 $PY -m vision.training.train $DET --init $C/fast2.onnx --steps 4000 --lr 1.5e-3 --synth 0.15 --seed 6 --repeat phone_blackgold=3 --eval-every 4000 --out $C/fast3.onnx
 $PY -m vision.training.train $DET --init $C/fast3.onnx --steps 4000 --lr 1e-3 --synth 0.15 --seed 7 --repeat phone_blackgold=3 --eval-every 4000 --out vision/models/corner_net.onnx
 # the size head's gain: set vision.detector.SIZE_GAIN to the median this prints (and, for a
-# size-dependent gain, SIZE_GAIN_SLOPE / SIZE_GAIN_REF from its fit: docs/VISION.md)
+# size-dependent gain, SIZE_GAIN_SLOPE / SIZE_GAIN_REF from its fit: docs/VISION_TRIALS.md)
 # (tests/vision/test_detector.py checks it)
 $PY -m vision.training.size_gain
 fi
@@ -51,7 +51,7 @@ $PY -m vision.training.mine
 CLS="--arch lite --px 48 --balanced --jpeg --any-angle 0.7 --squeeze 0.56 --frame-wide 0.25"
 # the second classifier, the same recipe with ten times the weight decay: its .json is
 # named under the first's `members`, and it reads only the crops the first reads below
-# 0.6 (vision.detector.members_below; docs/VISION.md, "A second classifier for the
+# 0.6 (vision.detector.members_below; docs/VISION_TRIALS.md, "A second classifier for the
 # unsure crops")
 PAIR="--members corner_cls_wd.onnx --members-below 0.6"
 for WD in "" "--weight-decay 5e-3"; do

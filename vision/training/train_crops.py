@@ -210,7 +210,7 @@ def restyle(img: np.ndarray, rnd: random.Random) -> np.ndarray:
     """A light card's crop redrawn as a dark card with gold or white print (the blackgold
     deck's style): the ink (dark or red on a light ground) becomes the light print, the
     ground a near-black. The four fifths the honest runs train on hold no blackgold K♣ or
-    K♠ and few of many other cards (docs/VISION.md); this shows the classifier every card
+    K♠ and few of many other cards (docs/VISION_TRIALS.md); this shows the classifier every card
     of the other decks in that style. A crop that is dark already is left as it is."""
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     lo, hi = np.percentile(gray, (5, 90))

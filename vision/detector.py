@@ -138,6 +138,17 @@ SIZE_GAIN = 1.65
 SIZE_GAIN_REF = 41.0
 SIZE_GAIN_SLOPE = 0.0
 SIZE_GAIN_RANGE = (1.0, 3.0)
+# Small indices: when a frame's typical index (`typical_index`: the median longer side, in
+# working pixels after the size gain, of its surest peaks) is under SMALL_INDEX, the frame
+# is looked at again at SMALL_INDEX_ZOOM times the working scale, and those peaks replace
+# the first ones (the crops are cut from the image either way). None never zooms. A larger
+# working scale for every frame (`SHORT_SIDE` 768) read webcam and blackgold better and
+# phone_std worse (docs/VISION_TRIALS.md, 2026-12-05); this zooms only frames whose indices
+# are small.
+SMALL_INDEX: float | None = None
+SMALL_INDEX_ZOOM = 1.2
+SMALL_INDEX_SURE = 0.4  # the peaks `typical_index` measures score at least this
+SMALL_INDEX_PEAKS = 2  # and there are at least this many of them, or no zoom
 
 
 @dataclass(frozen=True)
@@ -161,12 +172,22 @@ class Corner:
         return float((self.score * self.classes[0][1]) ** 0.5)
 
 
-def working_scale(height: int, width: int) -> float:
-    """The factor an image is resized by before the network sees it."""
+def working_scale(height: int, width: int, zoom: float = 1.0) -> float:
+    """The factor an image is resized by before the network sees it (`zoom` times it for
+    a frame of small indices, `SMALL_INDEX`)."""
     scale = SHORT_SIDE / min(height, width)
     if max(height, width) * scale > LONG_SIDE_MAX:
         scale = LONG_SIDE_MAX / max(height, width)
-    return scale
+    return scale * zoom
+
+
+def typical_index(corners: list[Corner], scale: float) -> float | None:
+    """The median longer side, in working pixels (`scale`: the working scale), of the
+    corners scoring at least `SMALL_INDEX_SURE`; None with fewer than `SMALL_INDEX_PEAKS`."""
+    sides = [max(c.w, c.h) * scale for c in corners if c.score >= SMALL_INDEX_SURE]
+    if len(sides) < SMALL_INDEX_PEAKS:
+        return None
+    return float(np.median(sides))
 
 
 def prepare(image: np.ndarray, factor: float = 1.0) -> tuple[np.ndarray, float]:
@@ -217,13 +238,13 @@ def _blob(resized: np.ndarray,
 
 
 def pyramid(image: np.ndarray, buffers: dict[tuple[object, ...], np.ndarray] | None = None,
-            ) -> list[tuple[np.ndarray, float]]:
+            zoom: float = 1.0) -> list[tuple[np.ndarray, float]]:
     """The blobs of every pass in `PASSES` and their scales; the frame is resized once to
-    the working scale and the smaller passes are taken from that resized copy. With
-    `buffers` (`Detector.buffers`) the arrays are reused from one call to the next: the
-    blobs returned are valid until the next call with the same buffers."""
+    the working scale (times `zoom`) and the smaller passes are taken from that resized
+    copy. With `buffers` (`Detector.buffers`) the arrays are reused from one call to the
+    next: the blobs returned are valid until the next call with the same buffers."""
     h, w = image.shape[:2]
-    scale = working_scale(h, w)
+    scale = working_scale(h, w, zoom)
     nh, nw = max(32, round(h * scale)), max(32, round(w * scale))
     interp = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
     base = image
@@ -451,17 +472,28 @@ class Detector:
         """The detector's best `limit` (default `MAX_CANDIDATES`) peaks over every pass,
         not yet read by the crop classifier (training mines these to teach the classifier
         its real inputs); `gain=False` leaves the boxes as the size head reads them
-        (`decode`)."""
+        (`decode`). A frame of small indices is looked at again, zoomed (`SMALL_INDEX`)."""
+        corners = self._peaks(image, threshold, gain, 1.0)
+        if SMALL_INDEX is not None and gain:
+            typical = typical_index(corners, working_scale(*image.shape[:2]))
+            if typical is not None and typical < SMALL_INDEX:
+                corners = self._peaks(image, threshold, gain, SMALL_INDEX_ZOOM)
+        return corners[: MAX_CANDIDATES if limit is None else limit]
+
+    def _peaks(self, image: np.ndarray, threshold: float, gain: bool,
+               zoom: float) -> list[Corner]:
+        """Every pass's peaks, merged, at `zoom` times the working scale."""
         corners: list[Corner] = []
-        base = working_scale(*image.shape[:2])
-        for blob, scale in pyramid(image, self.buffers):
+        h, w = image.shape[:2]
+        base = working_scale(h, w, zoom)
+        for blob, scale in pyramid(image, self.buffers, zoom):
             net = self.shape_net(blob.shape)
             net.setInput(blob)
             # the shipped graph has no class head: train.py exports heat and size only
             # (cv2.dnn computes every layer of a graph; the crop classifier reads better)
             heat, size = net.forward(["heat", "size"])
             corners = merge(corners, decode(heat, size, scale, threshold, base, gain))
-        return corners[: MAX_CANDIDATES if limit is None else limit]
+        return corners
 
     def first_reading(self, image: np.ndarray,
                       corners: list[Corner]) -> tuple[np.ndarray, np.ndarray]:

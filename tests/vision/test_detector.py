@@ -448,3 +448,47 @@ def test_pyramid_blobs_are_cv2_dnn_blobs_and_reuse_the_detectors_arrays() -> Non
     again = [blob for blob, _scale in pyramid(frame, buffers)]
     for blob, want in zip(again, kept, strict=True):
         np.testing.assert_array_equal(blob, want)
+
+
+@pytest.mark.usefixtures("carddata", "model")
+def test_a_frame_of_small_indices_is_looked_at_again_zoomed(monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """SMALL_INDEX: a frame whose typical index (`typical_index`) is under SMALL_INDEX
+    working pixels is read at SMALL_INDEX_ZOOM times the working scale, and those peaks
+    replace the first ones; a frame of larger indices, or the option off (None), is read
+    as before. Zoomed, the peaks are those of a larger working scale (`SHORT_SIDE`,
+    `LONG_SIDE_MAX` times the zoom), the scale trial of docs/VISION_TRIALS.md."""
+    import vision.detector as detector
+    from vision.reader import load_image
+
+    image = load_image(next(it for it in load_dev_set(("webcam_multi",))).path)
+    det = Detector()
+    plain = det.candidates(image)
+    typical = detector.typical_index(plain, detector.working_scale(*image.shape[:2]))
+    assert typical is not None and 8 < typical < 100
+    monkeypatch.setattr(detector, "SMALL_INDEX", typical - 0.5)
+    assert det.candidates(image) == plain  # its indices are not small: not zoomed
+    monkeypatch.setattr(detector, "SMALL_INDEX", typical + 0.5)
+    zoomed = det.candidates(image)
+    assert zoomed != plain
+    monkeypatch.setattr(detector, "SMALL_INDEX", None)
+    assert det.candidates(image) == plain
+    monkeypatch.setattr(detector, "SHORT_SIDE", detector.SHORT_SIDE * detector.SMALL_INDEX_ZOOM)
+    monkeypatch.setattr(detector, "LONG_SIDE_MAX",
+                        detector.LONG_SIDE_MAX * detector.SMALL_INDEX_ZOOM)
+    larger = det.candidates(image)
+    assert np.allclose([(c.x, c.y, c.w, c.h, c.score) for c in zoomed],
+                       [(c.x, c.y, c.w, c.h, c.score) for c in larger])
+
+
+def test_typical_index_is_the_median_of_the_sure_peaks() -> None:
+    """typical_index: the median longer side, in working pixels, of the peaks scoring at
+    least SMALL_INDEX_SURE; too few such peaks say nothing (None)."""
+    from vision.detector import Corner, typical_index
+
+    def corner(side: float, score: float) -> Corner:
+        return Corner(0.0, 0.0, side * 0.7, side, score, ())
+
+    peaks = [corner(20, 0.9), corner(30, 0.8), corner(40, 0.5), corner(400, 0.1)]
+    assert typical_index(peaks, 0.5) == 15.0
+    assert typical_index([corner(20, 0.9), corner(400, 0.1)], 1.0) is None

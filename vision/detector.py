@@ -144,7 +144,8 @@ SIZE_GAIN_RANGE = (1.0, 3.0)
 # the first ones (the crops are cut from the image either way). None never zooms. A larger
 # working scale for every frame (`SHORT_SIDE` 768) read webcam and blackgold better and
 # phone_std worse (docs/VISION_TRIALS.md, 2026-12-05); this zooms only frames whose indices
-# are small.
+# are small. Tried at 42 with fifth 3's fully honest models and not kept (held-back webcam
+# 0.949 -> 0.903, blackgold the same; docs/VISION_TRIALS.md, 2026-12-06): off.
 SMALL_INDEX: float | None = None
 SMALL_INDEX_ZOOM = 1.2
 SMALL_INDEX_SURE = 0.4  # the peaks `typical_index` measures score at least this

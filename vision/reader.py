@@ -37,12 +37,6 @@ CANDIDATE_THRESHOLD = 0.08  # weaker corners, used only to reach an expected cou
 JOINT_FLOOR = 0.05
 # Distance between a card's two corner indices, in units of the index box height.
 PAIR_MIN, PAIR_MAX = 2.2, 9.5
-# A 6 turned upside down is a 9 of the same suit: when two one-corner cards of one suit, a
-# 6 and a 9, lie as one card's two corners, they are that one card, read by both corners'
-# joint probability (`_merge_six_nine`). Applied when the engine gives no count (with a
-# count, `_merge_surplus` decides). Trial and rule: docs/VISION_TRIALS.md, "Fifth 2, fully
-# honest, and one 6/9 rule".
-SIX_NINE = False
 # A photo may have been reshaped after it was taken: the development set's webcam frames are
 # 16:9 frames stretched to 640x640 (carddata README, caveat 1), which makes their indices
 # 56 % as wide as on the table. A photo narrower than a 16:9 frame is also read widened to
@@ -298,35 +292,6 @@ def _merge_surplus(kept: list[_Group], image: np.ndarray, counts: Counter[str],
     return True
 
 
-def _merge_six_nine(groups: list[_Group], image: np.ndarray) -> list[_Group]:
-    """Two one-corner cards of one suit, a 6 and a 9, whose corners fit one card's geometry
-    (`_same_card`), made one card: the one of the two whose joint probability over both
-    corners (`_joint_readings`) is higher, the surer corner's reading on a tie. The surest
-    pairs are merged first; each card is merged at most once."""
-    singles = [g for g in groups if len(g.corners) == 1]
-    pairs = []
-    for i, a in enumerate(singles):
-        for b in singles[i + 1:]:
-            if (a.card[-1] == b.card[-1] and {a.card[:-1], b.card[:-1]} == {"6", "9"}
-                    and _same_card(a.corners[0], b.corners[0])):
-                pairs.append((a.confidence * b.confidence, a, b))
-    merged = list(groups)
-    used: set[int] = set()
-    for _, a, b in sorted(pairs, key=lambda p: -p[0]):
-        if id(a) in used or id(b) in used:
-            continue
-        used.update((id(a), id(b)))
-        surer = a if a.confidence >= b.confidence else b
-        joint = dict((card, p) for p, card in
-                     _joint_readings(a.corners[0], b.corners[0], image))
-        card = max((a.card, b.card), key=lambda k: (joint.get(k, 0.0), k == surer.card))
-        merged.remove(a)
-        merged.remove(b)
-        merged.append(_Group(card, a.corners + b.corners,
-                             [(card, joint.get(card, 0.0))] + surer.readings))
-    return merged
-
-
 def _near(a: Corner, b: Corner) -> bool:
     return math.hypot(a.x - b.x, a.y - b.y) < 0.6 * max(a.h, b.h, a.w, b.w)
 
@@ -408,8 +373,6 @@ def recognize(
         else:  # still there to reach the count
             spare.extend(g.corners)
     groups = kept
-    if SIX_NINE and (constraints is None or not constraints.count):
-        groups = _merge_six_nine(groups, img)
     if constraints is not None:
         groups = _apply_constraints(groups, spare, img, constraints)
     groups.sort(key=lambda g: -g.confidence)

@@ -15,7 +15,6 @@ from vision.reader import (
     NotAnImageError,
     _apply_constraints,
     _group,
-    _merge_six_nine,
     _unwiden,
     joker_colour,
     load_image,
@@ -80,43 +79,6 @@ def test_expected_count_reads_two_disagreeing_corners_of_one_card_as_one() -> No
     assert sorted((g.card, len(g.corners)) for g in out) == [("10H", 2), ("10H", 2)]
     # without the count nothing says they are one card: two readings stay
     assert len(_apply_constraints(_group(BLANK, [a, b]), [], BLANK, Constraints())) == 2
-
-
-def test_six_and_nine_of_one_suit_at_one_cards_corners_are_one_card() -> None:
-    """A 9♦ whose upright corner reads 6♦ (fifth 4's `…194453`, docs/VISION_TRIALS.md):
-    the two one-corner readings lie as one card's two corners, so they are one card, read
-    by both corners' joint probability (9D: 0.3 x 0.71 against 6D: 0.67 x 0.1)."""
-    a = Corner(x=100, y=100, w=20, h=30, score=1.0, classes=(("6D", 0.67), ("9D", 0.3)))
-    b = Corner(x=220, y=240, w=20, h=30, score=1.0, classes=(("9D", 0.71), ("6D", 0.1)))
-    out = _merge_six_nine(_group(BLANK, [a, b, corner("7C", 600, 100)]), BLANK)
-    assert sorted((g.card, len(g.corners)) for g in out) == [("7C", 1), ("9D", 2)]
-
-
-def test_six_and_nine_merge_takes_the_surer_corner_when_neither_reads_the_other() -> None:
-    """No corner gives the other reading any probability: the surer corner's card."""
-    out = _merge_six_nine(_group(BLANK, [corner("6S", 100, 100, 0.6),
-                                         corner("9S", 220, 240, 0.8)]), BLANK)
-    assert [(g.card, len(g.corners)) for g in out] == [("9S", 2)]
-
-
-@pytest.mark.parametrize(("first", "second", "at"), [
-    ("6D", "9D", (700, 550)),  # far apart: two cards
-    ("6D", "9H", (220, 240)),  # two suits: two cards
-    ("6D", "8D", (220, 240)),  # not a 6 and a 9
-    ("6D", "6D", (130, 100)),  # two identical cards side by side
-])
-def test_six_and_nine_merge_leaves_other_cards_alone(
-        first: str, second: str, at: tuple[int, int]) -> None:
-    groups = _group(BLANK, [corner(first, 100, 100), corner(second, *at)])
-    assert sorted(g.card for g in _merge_six_nine(groups, BLANK)) == sorted([first, second])
-
-
-def test_six_and_nine_merge_pairs_each_card_once() -> None:
-    """Two 6♣ readings beside one 9♣: the surer pair is merged, the other 6♣ stays."""
-    cs = [corner("9C", 220, 240, 0.9), corner("6C", 100, 100, 0.8),
-          corner("6C", 340, 380, 0.5)]
-    out = _merge_six_nine(_group(BLANK, cs), BLANK)
-    assert sorted((g.card, len(g.corners)) for g in out) == [("6C", 1), ("9C", 2)]
 
 
 def test_expected_count_never_merges_two_sure_different_cards() -> None:

@@ -120,6 +120,14 @@ BUFFER_COPIES = 16  # arrays `pyramid` keeps for reuse (four a view: two resized
 # learnt from (vision/training/mine.py)
 MAX_CANDIDATES = 32
 MINE_CANDIDATES = 48
+# A crowded photo (a fan, a trick with a throw) has more indices than MAX_CANDIDATES: when
+# at least CROWDED_SHARE of the last MAX_CANDIDATES peaks read reads as an index (their
+# card classes at least CROWDED_CARD), the next MAX_CANDIDATES peaks are read too, up to
+# CROWDED_LIMIT in all (`Detector.read_peaks`); None: never (docs/VISION_TRIALS.md,
+# "Crowded frames")
+CROWDED_SHARE: float | None = None
+CROWDED_CARD = 0.5
+CROWDED_LIMIT = 128
 # The network is trained on indices 14-100 px high; a second pass at half scale reads the
 # big indices of close-up phone photos.
 PASSES = (1.0, 0.5)
@@ -359,6 +367,16 @@ def class_probs(rank_logits: np.ndarray, suit_logits: np.ndarray) -> np.ndarray:
     return out / (out.sum(axis=1) + none)[:, None]
 
 
+def crowded(probs: np.ndarray) -> bool:
+    """Whether a full batch of readings (`MAX_CANDIDATES` x len(CLASSES)) is crowded: at
+    least `CROWDED_SHARE` of them read as an index (card classes, jokers included, at least
+    `CROWDED_CARD`). A shorter batch means the peaks ran out; never with the option off."""
+    if CROWDED_SHARE is None or len(probs) < MAX_CANDIDATES:
+        return False
+    card = probs[:, : CLASSES.index(BACK)].sum(axis=1)
+    return bool(np.mean(card >= CROWDED_CARD) >= CROWDED_SHARE)
+
+
 def reclassify(corners: list[Corner], probs: np.ndarray) -> list[Corner]:
     """The corners with the crop classifier's reading (N x len(CLASSES)), best first."""
     out = []
@@ -503,6 +521,24 @@ class Detector:
         if not corners:
             return np.zeros((0, len(CLASSES))), np.zeros(0)
         return self.read_framed([crop_at(image, c.x, c.y, crop_side(c)) for c in corners])
+
+    def read_peaks(self, image: np.ndarray, peaks: list[Corner],
+                   first: int = MAX_CANDIDATES) -> tuple[list[Corner], np.ndarray, np.ndarray]:
+        """`first_reading` of the best `first` of `peaks` (best first, as `candidates` gives
+        them), and, with `CROWDED_SHARE`, of further batches of `MAX_CANDIDATES` while the
+        last batch read is crowded (`crowded`), up to `CROWDED_LIMIT` peaks. Returns the
+        peaks read and their readings."""
+        n = min(len(peaks), max(first, 0))
+        probs, frame = self.first_reading(image, peaks[:n])
+        if CROWDED_SHARE is None:
+            return peaks[:n], probs, frame
+        limit = min(len(peaks), max(CROWDED_LIMIT, n))
+        while n < limit and crowded(probs[-MAX_CANDIDATES:]):
+            more = peaks[n:min(limit, n + MAX_CANDIDATES)]
+            p, f = self.first_reading(image, more)
+            probs, frame = np.concatenate([probs, p]), np.concatenate([frame, f])
+            n += len(more)
+        return peaks[:n], probs, frame
 
     def reframe(self, image: np.ndarray, corners: list[Corner], probs: np.ndarray,
                 frame: np.ndarray) -> tuple[list[Corner], np.ndarray]:

@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import detector
 from vision.detector import PEAK_THRESHOLD, Corner, Detector, reclassify
 from vision.labels import BACK, JOKER
 
@@ -314,16 +315,32 @@ def view_score(corners: list[Corner]) -> float:
     return sum(best) / VIEW_TOP_K
 
 
-def _choose_view(img: np.ndarray, threshold: float) -> tuple[np.ndarray, float, list[Corner]]:
+def peaks_to_read(constraints: Constraints | None) -> int:
+    """How many of the detector's best peaks are read at first: `MAX_CANDIDATES`, and, with
+    the crowded-frame option (`CROWDED_SHARE`) and a count from the engine, at least two a
+    card (each card shows up to two corners), up to `CROWDED_LIMIT`."""
+    count = constraints.count if constraints is not None else None
+    if detector.CROWDED_SHARE is None or not count:
+        return detector.MAX_CANDIDATES
+    return max(detector.MAX_CANDIDATES, min(2 * count, detector.CROWDED_LIMIT))
+
+
+def _choose_view(img: np.ndarray, threshold: float,
+                 first: int | None = None) -> tuple[np.ndarray, float, list[Corner]]:
     """The view to read (`views`), its horizontal factor, and its corners. Each view's
-    corners are read and those the framing head reads far off cut again
+    best `first` peaks (default `MAX_CANDIDATES`; more in a crowded frame,
+    `Detector.read_peaks`) are read and those the framing head reads far off cut again
     (`Detector.reframe`), and the views are compared on that reading; only the kept view's
     unsure crops are read again at the other sizes (`Detector.reread_unsure`)."""
     det = _detector()
+    first = detector.MAX_CANDIDATES if first is None else first
+    crowd = detector.CROWDED_SHARE is not None
+    limit = max(first, detector.CROWDED_LIMIT) if crowd else first
     best: tuple[np.ndarray, float, list[Corner], np.ndarray, float] | None = None
     for view, factor in views(img):
-        cands = det.candidates(view, threshold)
-        cands, probs = det.reframe(view, cands, *det.first_reading(view, cands))
+        cands, probs, frame = det.read_peaks(view, det.candidates(view, threshold, limit=limit),
+                                             first)
+        cands, probs = det.reframe(view, cands, probs, frame)
         score = view_score(reclassify(cands, probs))
         if best is None or score > VIEW_MARGIN * best[4]:
             best = (view, factor, cands, probs, score)
@@ -360,7 +377,8 @@ def recognize(
     img = load_image(image)
     floor = CANDIDATE_THRESHOLD if constraints is not None and constraints.count else threshold
     with _DETECTOR_LOCK:
-        img, factor, corners = _choose_view(img, min(floor, PEAK_THRESHOLD))
+        img, factor, corners = _choose_view(img, min(floor, PEAK_THRESHOLD),
+                                            peaks_to_read(constraints))
     corners = [c for c in corners if c.label != BACK]
     # corners worth pairing; a card is kept when its (paired) confidence reaches threshold
     strong = [c for c in corners if c.confidence >= threshold * PAIR_FLOOR]

@@ -125,7 +125,7 @@ MINE_CANDIDATES = 48
 # card classes at least CROWDED_CARD), the next MAX_CANDIDATES peaks are read too, up to
 # CROWDED_LIMIT in all (`Detector.read_peaks`); None: never (docs/VISION_TRIALS.md,
 # "Crowded frames")
-CROWDED_SHARE: float | None = None
+CROWDED_SHARE: float | None = 0.5
 CROWDED_CARD = 0.5
 CROWDED_LIMIT = 128
 # The network is trained on indices 14-100 px high; a second pass at half scale reads the

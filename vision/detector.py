@@ -525,16 +525,13 @@ class Detector:
     def read_peaks(self, image: np.ndarray, peaks: list[Corner],
                    first: int = MAX_CANDIDATES) -> tuple[list[Corner], np.ndarray, np.ndarray]:
         """`first_reading` of the best `first` of `peaks` (best first, as `candidates` gives
-        them), and, with `CROWDED_SHARE`, of further batches of `MAX_CANDIDATES` while the
-        last batch read is crowded (`crowded`), up to `CROWDED_LIMIT` peaks. Returns the
-        peaks read and their readings."""
+        them; the caller bounds them, the recogniser to `CROWDED_LIMIT`), and, with
+        `CROWDED_SHARE`, of further batches of `MAX_CANDIDATES` while the last batch read is
+        crowded (`crowded`) and peaks are left. Returns the peaks read and their readings."""
         n = min(len(peaks), max(first, 0))
         probs, frame = self.first_reading(image, peaks[:n])
-        if CROWDED_SHARE is None:
-            return peaks[:n], probs, frame
-        limit = min(len(peaks), max(CROWDED_LIMIT, n))
-        while n < limit and crowded(probs[-MAX_CANDIDATES:]):
-            more = peaks[n:min(limit, n + MAX_CANDIDATES)]
+        while n < len(peaks) and crowded(probs[-MAX_CANDIDATES:]):
+            more = peaks[n:n + MAX_CANDIDATES]
             p, f = self.first_reading(image, more)
             probs, frame = np.concatenate([probs, p]), np.concatenate([frame, f])
             n += len(more)

@@ -334,8 +334,8 @@ def _choose_view(img: np.ndarray, threshold: float,
     unsure crops are read again at the other sizes (`Detector.reread_unsure`)."""
     det = _detector()
     first = detector.MAX_CANDIDATES if first is None else first
-    crowd = detector.CROWDED_SHARE is not None
-    limit = max(first, detector.CROWDED_LIMIT) if crowd else first
+    # the peaks `read_peaks` may read: a crowded frame reads on up to CROWDED_LIMIT
+    limit = first if detector.CROWDED_SHARE is None else max(first, detector.CROWDED_LIMIT)
     best: tuple[np.ndarray, float, list[Corner], np.ndarray, float] | None = None
     for view, factor in views(img):
         cands, probs, frame = det.read_peaks(view, det.candidates(view, threshold, limit=limit),

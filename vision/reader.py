@@ -36,6 +36,10 @@ CANDIDATE_THRESHOLD = 0.08  # weaker corners, used only to reach an expected cou
 # Two one-corner cards read as one card when the engine's count says there are too many:
 # the joint probability of the card on both corners must reach this.
 JOINT_FLOOR = 0.05
+# A trick photo holds at least one card: when no card reaches the threshold and the engine
+# sent no count, the surest card whose confidence reaches AT_LEAST_ONE is still reported
+# (a joker needs `JOKER_MIN` too; None: off). docs/VISION_TRIALS.md, "At least one card".
+AT_LEAST_ONE: float | None = None
 # Distance between a card's two corner indices, in units of the index box height.
 PAIR_MIN, PAIR_MAX = 2.2, 9.5
 # A photo may have been reshaped after it was taken: the development set's webcam frames are
@@ -357,6 +361,13 @@ def _floor(card: str, threshold: float) -> float:
     return threshold
 
 
+def _surest_one(image: np.ndarray, corners: list[Corner], floor: float) -> list[_Group]:
+    """The surest card the weak `corners` read (paired as `_group` pairs them), when its
+    confidence reaches `floor` (`_floor` of it: a joker needs `JOKER_MIN`); else none."""
+    fits = [g for g in _group(image, corners) if g.confidence >= _floor(g.card, floor)]
+    return [max(fits, key=lambda g: g.confidence)] if fits else []
+
+
 def _unwiden(c: Corner, factor: float) -> Corner:
     return Corner(c.x / factor, c.y, c.w / factor, c.h, c.score, c.classes)
 
@@ -391,6 +402,9 @@ def recognize(
         else:  # still there to reach the count
             spare.extend(g.corners)
     groups = kept
+    counted = constraints is not None and bool(constraints.count)
+    if not groups and AT_LEAST_ONE is not None and not counted:
+        groups = _surest_one(img, spare, AT_LEAST_ONE)
     if constraints is not None:
         groups = _apply_constraints(groups, spare, img, constraints)
     groups.sort(key=lambda g: -g.confidence)

@@ -39,7 +39,7 @@ JOINT_FLOOR = 0.05
 # A trick photo holds at least one card: when no card reaches the threshold and the engine
 # sent no count, the surest card whose confidence reaches AT_LEAST_ONE is still reported
 # (a joker needs `JOKER_MIN` too; None: off). docs/VISION_TRIALS.md, "At least one card".
-AT_LEAST_ONE: float | None = None
+AT_LEAST_ONE: float | None = 0.2
 # Distance between a card's two corner indices, in units of the index box height.
 PAIR_MIN, PAIR_MAX = 2.2, 9.5
 # A photo may have been reshaped after it was taken: the development set's webcam frames are

@@ -12,10 +12,10 @@ they saw, and the honest figures are those of the held-back runs recorded in
 docs/VISION.md. The independent measure is the hold-out, never read here.
 Each F1 comes with a 90 % bootstrap interval over the photos (a dozen photos per subset
 make a wide one), and the webcam photos are also scored restored to 16:9, a camera
-frame's shape (`RESTORED`). The photos of the label audit (`vision/label_audit.csv`: the
-held-back fifth checked by hand, `vision.labels.load_audit`) are scored a second time
-against the audited labels, in rows marked `AUDITED`; the publisher's labels keep their
-rows.
+frame's shape (`RESTORED`). When the held-back fifth is one the label audit checked by hand
+(`vision/label_audit.csv`: fifths 0 and 3, `vision.labels.load_audit`), its photos are
+scored a second time against the audited labels, in rows marked `AUDITED`; the publisher's
+labels keep their rows.
 """
 
 from __future__ import annotations
@@ -107,8 +107,8 @@ RESTORED = "webcam_multi 16:9"  # the webcam photos restored to their frames' sh
 AUDITED = " audited"  # suffix of the rows scored against the audited labels
 
 
-def evaluate(items: list[LabelledImage], threshold: float = DEFAULT_THRESHOLD,
-             audit: dict[str, AuditEntry] | None = None) -> dict[str, Score]:
+def evaluate(items: list[LabelledImage], audit: dict[str, AuditEntry] | None = None,
+             threshold: float = DEFAULT_THRESHOLD) -> dict[str, Score]:
     """Scores per subset, and for the webcam photos a second row (`RESTORED`) read after
     undoing the data set's stretch: they are 16:9 webcam frames (carddata README, caveat 1)
     stretched to 640x640, so their indices are 56 % as wide as on the table, while a frame
@@ -145,14 +145,21 @@ def footnote(trained_on: object) -> str:
     return "held-back = never trained on (the honest figure); train = seen in training."
 
 
+def split_dev_set(dev: list[LabelledImage], audit: dict[str, AuditEntry]
+                  ) -> dict[str, tuple[list[LabelledImage], dict[str, AuditEntry]]]:
+    """The held-back and training photos, each with the audit rows scored on them: the
+    audited photos of the held-back fifth (the honest figure's), none for the training split
+    (an audited fifth in it is one a model saw)."""
+    held = [it for it in dev if it.held_back]
+    return {"held-back": (held, {it.stem: audit[it.stem] for it in held if it.stem in audit}),
+            "train": ([it for it in dev if not it.held_back], {})}
+
+
 def run(split: str = "all", as_json: bool = False, threshold: float = DEFAULT_THRESHOLD) -> int:
-    dev = load_dev_set()
-    splits = {"held-back": [it for it in dev if it.held_back],
-              "train": [it for it in dev if not it.held_back]}
+    splits = split_dev_set(load_dev_set(), load_audit())
     wanted = ["held-back", "train"] if split == "all" else [split]
     t0 = time.perf_counter()
-    audit = load_audit()
-    results = {name: evaluate(splits[name], threshold, audit) for name in wanted}
+    results = {name: evaluate(*splits[name], threshold=threshold) for name in wanted}
     elapsed = time.perf_counter() - t0
     trained_on = model_meta().get("trained_on", "train")
     if as_json:
@@ -173,8 +180,7 @@ def run(split: str = "all", as_json: bool = False, threshold: float = DEFAULT_TH
     if (fold := held_back_fold()) != 0:
         print(f"held-back = fifth {fold} (VISION_HELD_BACK={fold}), not fifth 0: the shipped\n"
               "models were trained without fifth 0 only, so only models trained without this\n"
-              "fifth give an honest figure here; the label audit covers fifth 0, whose photos\n"
-              "are now in the train split.")
+              "fifth give an honest figure here.")
     print(f"{RESTORED}: the webcam photos restored to the shape of a camera frame (the data\n"
           "set stretched them to 640x640); the stored photos' row is the target's figure.")
     if any(s.endswith(AUDITED) for scores in results.values() for s in scores):

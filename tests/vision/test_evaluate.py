@@ -6,7 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from vision.evaluate import AUDITED, RESTORED, Score, card_set, evaluate, footnote, score_photo
+from vision.evaluate import (
+    AUDITED,
+    RESTORED,
+    Score,
+    card_set,
+    evaluate,
+    footnote,
+    score_photo,
+    split_dev_set,
+)
 from vision.labels import (
     AuditEntry,
     held_back_fold,
@@ -122,17 +131,39 @@ def test_webcam_photos_are_also_scored_restored_to_16_9() -> None:
         scores["webcam_multi"].fn  # the same labelled cards, read from another view
 
 
-def test_label_audit_checks_every_held_back_photo_and_only_those(carddata) -> None:  # type: ignore[no-untyped-def]
-    """vision/label_audit.csv: every held-back photo was looked at (a row each), no training
-    photo is listed, and every correction fits the photo's labels (a removed card is
-    labelled, an added one is not)."""
+def test_label_audit_checks_fifths_0_and_3_whole_and_only_those(carddata, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """vision/label_audit.csv: every photo of the two audited fifths (0 and 3) was looked
+    at (a row each), no photo of another fifth is listed, and every correction fits the
+    photo's labels (a removed card is labelled, an added one is not)."""
     audit = load_audit()
-    held = {it.stem: it for it in load_dev_set() if it.held_back}
-    assert set(audit) == set(held)
-    changed = {stem: e.cards(held[stem]) for stem, e in audit.items() if e.remove or e.add}
-    assert changed and all(audit[s].subset == held[s].subset for s in audit)
+    dev = load_dev_set()
+    audited = {}
+    for fifth in ("0", "3"):
+        monkeypatch.setenv("VISION_HELD_BACK", fifth)
+        audited.update({it.stem: it for it in dev if it.held_back})
+    assert len(audited) == 96 and set(audit) == set(audited)
+    changed = {stem: e.cards(audited[stem]) for stem, e in audit.items() if e.remove or e.add}
+    assert all(audit[s].subset == audited[s].subset for s in audit)
     assert changed["IMG_7785_JPG"] == {"3H", "8D", "AS"}  # the index reads A, labelled 4S
     assert changed["IMG_20220921_194605_jpg"] == {"6C", "JOKER"}
+    # fifth 3: a queen of clubs labelled QS, and two jacks known by their court pictures
+    assert changed["WIN_20240627_17_15_49_Pro_jpg"] == {
+        "KC", "KD", "KH", "KS", "QD", "QC", "JS", "JH"}
+    assert len(changed) == 9  # 3 photos of fifth 0, 6 of fifth 3
+
+
+def test_audited_rows_go_to_the_held_back_split_only(carddata, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`make vision-eval` scores the held-back fifth against the audit when it is an audited
+    one (0 or 3), and never the training split, which holds the other audited fifth."""
+    dev, audit = load_dev_set(), load_audit()
+    for fifth, n_audited in (("0", 43), ("3", 53), ("1", 0)):
+        monkeypatch.setenv("VISION_HELD_BACK", fifth)
+        splits = split_dev_set(dev, audit)
+        held, held_audit = splits["held-back"]
+        assert len(held_audit) == n_audited
+        assert set(held_audit) <= {it.stem for it in held}
+        assert splits["train"][1] == {}
+        assert len(held) + len(splits["train"][0]) == len(dev)
 
 
 def _audit_file(tmp_path: Path, *rows: str) -> Path:

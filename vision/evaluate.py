@@ -13,7 +13,7 @@ docs/VISION.md. The independent measure is the hold-out, never read here.
 Each F1 comes with a 90 % bootstrap interval over the photos (a dozen photos per subset
 make a wide one), and the webcam photos are also scored restored to 16:9, a camera
 frame's shape (`RESTORED`). When the held-back fifth is one the label audit checked by hand
-(`vision/label_audit.csv`: fifths 0 and 3, `vision.labels.load_audit`), its photos are
+(`vision/label_audit.csv`: fifths 0, 3 and 4, `vision.labels.load_audit`), its photos are
 scored a second time against the audited labels, in rows marked `AUDITED`; the publisher's
 labels keep their rows.
 """

@@ -131,17 +131,17 @@ def test_webcam_photos_are_also_scored_restored_to_16_9() -> None:
         scores["webcam_multi"].fn  # the same labelled cards, read from another view
 
 
-def test_label_audit_checks_fifths_0_and_3_whole_and_only_those(carddata, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """vision/label_audit.csv: every photo of the two audited fifths (0 and 3) was looked
+def test_label_audit_checks_fifths_0_3_and_4_whole_and_only_those(carddata, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """vision/label_audit.csv: every photo of the three audited fifths (0, 3, 4) was looked
     at (a row each), no photo of another fifth is listed, and every correction fits the
     photo's labels (a removed card is labelled, an added one is not)."""
     audit = load_audit()
     dev = load_dev_set()
     audited = {}
-    for fifth in ("0", "3"):
+    for fifth in ("0", "3", "4"):
         monkeypatch.setenv("VISION_HELD_BACK", fifth)
         audited.update({it.stem: it for it in dev if it.held_back})
-    assert len(audited) == 96 and set(audit) == set(audited)
+    assert len(audited) == 144 and set(audit) == set(audited)
     changed = {stem: e.cards(audited[stem]) for stem, e in audit.items() if e.remove or e.add}
     assert all(audit[s].subset == audited[s].subset for s in audit)
     assert changed["IMG_7785_JPG"] == {"3H", "8D", "AS"}  # the index reads A, labelled 4S
@@ -149,14 +149,16 @@ def test_label_audit_checks_fifths_0_and_3_whole_and_only_those(carddata, monkey
     # fifth 3: a queen of clubs labelled QS, and two jacks known by their court pictures
     assert changed["WIN_20240627_17_15_49_Pro_jpg"] == {
         "KC", "KD", "KH", "KS", "QD", "QC", "JS", "JH"}
-    assert len(changed) == 9  # 3 photos of fifth 0, 6 of fifth 3
+    # fifth 4: real cards at a photo's edge that the publisher left out
+    assert changed["IMG_20220921_194856_jpg"] == {"3C", "4D", "6S", "QH", "7C", "AC"}
+    assert len(changed) == 12  # 3 photos of fifth 0, 6 of fifth 3, 3 of fifth 4
 
 
 def test_audited_rows_go_to_the_held_back_split_only(carddata, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """`make vision-eval` scores the held-back fifth against the audit when it is an audited
-    one (0 or 3), and never the training split, which holds the other audited fifth."""
+    one (0, 3 or 4), and never the training split, which holds the other audited fifths."""
     dev, audit = load_dev_set(), load_audit()
-    for fifth, n_audited in (("0", 43), ("3", 53), ("1", 0)):
+    for fifth, n_audited in (("0", 43), ("3", 53), ("4", 48), ("1", 0)):
         monkeypatch.setenv("VISION_HELD_BACK", fifth)
         splits = split_dev_set(dev, audit)
         held, held_audit = splits["held-back"]

@@ -12,10 +12,10 @@ they saw, and the honest figures are those of the held-back runs recorded in
 docs/VISION.md. The independent measure is the hold-out, never read here.
 Each F1 comes with a 90 % bootstrap interval over the photos (a dozen photos per subset
 make a wide one), and the webcam photos are also scored restored to 16:9, a camera
-frame's shape (`RESTORED`). When the held-back fifth is one the label audit checked by hand
-(`vision/label_audit.csv`: fifths 0, 3 and 4, `vision.labels.load_audit`), its photos are
-scored a second time against the audited labels, in rows marked `AUDITED`; the publisher's
-labels keep their rows.
+frame's shape (`RESTORED`). The held-back photos are also scored against the labels as the
+audit checked them by hand (`vision/label_audit.csv`, every development photo,
+`vision.labels.load_audit`), in rows marked `AUDITED`; the publisher's labels keep their
+rows.
 """
 
 from __future__ import annotations

@@ -77,9 +77,9 @@ class LabelledImage:
 
 def held_back_fold() -> int:
     """Which fifth of the development images is held back: `$VISION_HELD_BACK` (0-4),
-    else 0, the fifth the trial log (docs/VISION_TRIALS.md) is measured on and the one the
-    label audit checked. Another fifth measures a recipe on other photos ("Another fifth held
-    back" in docs/VISION.md); the shipped models were trained without fifth 0."""
+    else 0, the fifth the early trials (docs/VISION_TRIALS.md) were measured on. Another
+    fifth measures a recipe on other photos ("Another fifth held back" in docs/VISION.md);
+    the shipped models were trained without fifth 0."""
     value = os.environ.get("VISION_HELD_BACK", "0").strip() or "0"
     if value not in ("0", "1", "2", "3", "4"):
         raise ValueError(f"VISION_HELD_BACK must be one of 0-4, not {value!r}")

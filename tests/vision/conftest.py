@@ -10,8 +10,8 @@ from vision.detector import MODEL_PATH
 
 @pytest.fixture(autouse=True)
 def held_back_fifth_0(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The tests pin the held-back fifth every documented figure uses (fifth 0, the one
-    the label audit checked), whatever `VISION_HELD_BACK` the shell has."""
+    """The tests pin the held-back fifth the shipped models were trained without (fifth
+    0), whatever `VISION_HELD_BACK` the shell has."""
     monkeypatch.delenv("VISION_HELD_BACK", raising=False)
 
 

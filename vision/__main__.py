@@ -1,4 +1,5 @@
-"""Command line: `python -m vision recognize --json IMAGE...` and `python -m vision evaluate`."""
+"""Command line: `python -m vision recognize --json IMAGE...`, `python -m vision evaluate`
+and `python -m vision pool FOLD.json...` (cross-validation: vision/training/crossval.sh)."""
 
 from __future__ import annotations
 
@@ -41,12 +42,23 @@ def main(argv: list[str] | None = None) -> int:
     ev.add_argument("--split", choices=["held-back", "train", "all"], default="all")
     ev.add_argument("--json", action="store_true")
     ev.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
+    ev.add_argument("--save", metavar="FILE",
+                    help="write the held-back fifth's counts, photo by photo, for `pool`")
+    po = sub.add_parser("pool", help="the held-back figures of several folds' --save files, summed")
+    po.add_argument("--json", action="store_true")
+    po.add_argument("files", nargs="+")
     args = ap.parse_args(argv)
     if args.command == "recognize":
         return _recognize(args)
-    from vision.evaluate import run
+    from vision.evaluate import PoolError, run, run_pool
 
-    return run(split=args.split, as_json=args.json, threshold=args.threshold)
+    try:
+        if args.command == "pool":
+            return run_pool(args.files, as_json=args.json)
+        return run(split=args.split, as_json=args.json, threshold=args.threshold, save=args.save)
+    except PoolError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -16,6 +16,12 @@ frame's shape (`RESTORED`). The held-back photos are also scored against the lab
 audit checked them by hand (`vision/label_audit.csv`, every development photo,
 `vision.labels.load_audit`), in rows marked `AUDITED`; the publisher's labels keep their
 rows.
+
+Cross-validation: `--save FILE` writes the held-back photos' counts, photo by photo, of
+models trained without that fifth (`vision/training/crossval.sh` does so for each fifth
+it retrains), and `python -m vision pool FILE...` sums the fifths' files (`pool`): with all
+five, every development photo is read once by models that never saw it, the figure the
+target is judged on.
 """
 
 from __future__ import annotations
@@ -23,7 +29,10 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import cv2
 
@@ -48,6 +57,7 @@ class Score:
     fn: int = 0
     photos: int = 0
     per_photo: list[tuple[int, int, int]] = field(default_factory=list)  # (tp, fp, fn)
+    stems: list[str] = field(default_factory=list)  # the photo of each per_photo entry
 
     @property
     def precision(self) -> float:
@@ -94,13 +104,19 @@ def card_set(cards: list[str]) -> set[str]:
     return {JOKER if c in ("BJ", "SJ") else c for c in cards}
 
 
-def score_photo(score: Score, predicted: set[str], truth: set[str]) -> None:
+def score_photo(score: Score, predicted: set[str], truth: set[str], stem: str = "") -> None:
     tp, fp, fn = len(predicted & truth), len(predicted - truth), len(truth - predicted)
+    add_counts(score, stem, tp, fp, fn)
+
+
+def add_counts(score: Score, stem: str, tp: int, fp: int, fn: int) -> None:
+    """One photo's counts added to `score`."""
     score.photos += 1
     score.tp += tp
     score.fp += fp
     score.fn += fn
     score.per_photo.append((tp, fp, fn))
+    score.stems.append(stem)
 
 
 RESTORED = "webcam_multi 16:9"  # the webcam photos restored to their frames' shape
@@ -126,9 +142,10 @@ def evaluate(items: list[LabelledImage], audit: dict[str, AuditEntry] | None = N
             views.append((RESTORED, cv2.resize(image, (round(w * ASPECT[it.subset]), h))))
         for name, view in views:
             predicted = card_set([d.card for d in recognize(view, threshold=threshold)])
-            score_photo(scores.setdefault(name, Score()), predicted, truth)
+            score_photo(scores.setdefault(name, Score()), predicted, truth, it.stem)
             if audited is not None:
-                score_photo(scores.setdefault(name + AUDITED, Score()), predicted, audited)
+                score_photo(scores.setdefault(name + AUDITED, Score()), predicted, audited,
+                            it.stem)
     return scores
 
 
@@ -155,18 +172,59 @@ def split_dev_set(dev: list[LabelledImage], audit: dict[str, AuditEntry]
             "train": ([it for it in dev if not it.held_back], {})}
 
 
-def run(split: str = "all", as_json: bool = False, threshold: float = DEFAULT_THRESHOLD) -> int:
-    splits = split_dev_set(load_dev_set(), load_audit())
-    wanted = ["held-back", "train"] if split == "all" else [split]
-    t0 = time.perf_counter()
-    results = {name: evaluate(*splits[name], threshold=threshold) for name in wanted}
-    elapsed = time.perf_counter() - t0
-    trained_on = model_meta().get("trained_on", "train")
-    if as_json:
-        report = {name: {s: scores[s].as_dict() for s in ROWS if s in scores}
-                  for name, scores in results.items()}
-        print(json.dumps({**report, "trained_on": trained_on}, indent=2))
-        return 0
+class PoolError(ValueError):
+    """Fold files that cannot be pooled (or a fold that cannot be saved for pooling)."""
+
+
+def fold_record(scores: dict[str, Score], fold: int, trained_on: object,
+                threshold: float) -> dict[str, object]:
+    """What `--save` writes: the held-back fifth `fold`'s counts, photo by photo, per row,
+    read by models trained without it. Models that saw it (`trained_on` "all": the shipped
+    classifier) give training figures, which must not be pooled as honest ones."""
+    if trained_on == "all":
+        raise PoolError("these models were trained on every development photo, the held-back "
+                        "fifth too: their figures are not a fold's (crossval.sh trains one)")
+    return {"fold": fold, "threshold": threshold, "trained_on": trained_on,
+            "rows": {name: [[stem, *counts] for stem, counts in
+                            zip(score.stems, score.per_photo, strict=True)]
+                     for name, score in scores.items()}}
+
+
+def pool(records: Iterable[tuple[str, Any]]) -> tuple[list[int], dict[str, Score]]:
+    """The folds' counts summed row by row: (the fifths pooled, in order; the scores).
+    Refuses a fifth given twice (its photos would count twice: pool one run of each), a
+    photo in two files, and files read at different thresholds."""
+    scores: dict[str, Score] = {}
+    where: dict[int, str] = {}
+    thresholds: dict[float, str] = {}
+    seen: dict[tuple[str, str], str] = {}
+    for name, rec in records:
+        try:
+            fold, threshold, rows = int(rec["fold"]), float(rec["threshold"]), rec["rows"]
+            if not isinstance(rows, dict):
+                raise TypeError("rows")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PoolError(f"{name}: not a fold file of `python -m vision evaluate --save` "
+                            f"({exc})") from None
+        if fold in where:
+            raise PoolError(f"fifth {fold} is in both {where[fold]} and {name}: pool one run "
+                            "of each fifth")
+        where[fold] = name
+        thresholds.setdefault(threshold, name)
+        if len(thresholds) > 1:
+            raise PoolError(f"{name} was read at threshold {threshold}, "
+                            f"{thresholds[next(iter(thresholds))]} at {next(iter(thresholds))}")
+        for row, photos in rows.items():
+            for stem, tp, fp, fn in photos:
+                if (row, stem) in seen:
+                    raise PoolError(f"photo {stem} ({row}) is in both {seen[row, stem]} and {name}")
+                seen[row, stem] = name
+                add_counts(scores.setdefault(row, Score()), stem, int(tp), int(fp), int(fn))
+    return sorted(where), scores
+
+
+def print_rows(results: dict[str, dict[str, Score]]) -> None:
+    """The table of `make vision-eval`: one line per split and row."""
     print("Card-level precision / recall / F1 (distinct cards per photo, jokers as 'a joker')")
     print(f"{'split':<10} {'subset':<26} {'photos':>6} {'P':>6} {'R':>6} {'F1':>6}"
           f"  {'F1 90 % interval':>16}")
@@ -176,6 +234,51 @@ def run(split: str = "all", as_json: bool = False, threshold: float = DEFAULT_TH
             lo, hi = r.f1_interval()
             print(f"{name:<10} {subset:<26} {r.photos:>6} {r.precision:>6.3f} "
                   f"{r.recall:>6.3f} {r.f1:>6.3f}  {lo:>7.3f} – {hi:.3f}")
+
+
+def run_pool(paths: list[str], as_json: bool = False) -> int:
+    """`python -m vision pool FILE...`: the pooled held-back figures of the fold files."""
+    records = []
+    for path in paths:
+        try:
+            records.append((path, json.loads(Path(path).read_text(encoding="utf-8"))))
+        except (OSError, ValueError) as exc:
+            raise PoolError(f"{path}: {exc}") from None
+    folds, scores = pool(records)
+    if as_json:
+        print(json.dumps({"folds": folds, "pooled": {s: scores[s].as_dict()
+                                                     for s in ROWS if s in scores}}, indent=2))
+        return 0
+    print_rows({"pooled": scores})
+    missing = sorted(set(range(5)) - set(folds))
+    print(f"pooled: fifths {', '.join(map(str, folds))}, each read by models trained "
+          "without it" + (f"; fifths {', '.join(map(str, missing))} not yet: these rows "
+                          "are not every development photo" if missing else
+                          ": every development photo, read once by models that never saw it"))
+    return 0
+
+
+def run(split: str = "all", as_json: bool = False, threshold: float = DEFAULT_THRESHOLD,
+        save: str | None = None) -> int:
+    if save is not None and split != "held-back":
+        raise PoolError("--save writes the held-back fifth's figures: use --split held-back")
+    trained_on = model_meta().get("trained_on", "train")
+    if save is not None:
+        fold_record({}, held_back_fold(), trained_on, threshold)  # refused before reading
+    splits = split_dev_set(load_dev_set(), load_audit())
+    wanted = ["held-back", "train"] if split == "all" else [split]
+    t0 = time.perf_counter()
+    results = {name: evaluate(*splits[name], threshold=threshold) for name in wanted}
+    elapsed = time.perf_counter() - t0
+    if save is not None:
+        record = fold_record(results["held-back"], held_back_fold(), trained_on, threshold)
+        Path(save).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    if as_json:
+        report = {name: {s: scores[s].as_dict() for s in ROWS if s in scores}
+                  for name, scores in results.items()}
+        print(json.dumps({**report, "trained_on": trained_on}, indent=2))
+        return 0
+    print_rows(results)
     print(footnote(trained_on))
     if (fold := held_back_fold()) != 0:
         print(f"held-back = fifth {fold} (VISION_HELD_BACK={fold}), not fifth 0: the shipped\n"

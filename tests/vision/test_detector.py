@@ -143,6 +143,30 @@ def test_size_gain_by_band_medians_per_predicted_size() -> None:
     assert [round(m, 3) for *_, m in by_band(pairs, (20.0, 50.0), gained)] == [1.75, 1.0, 0.575]
 
 
+def test_size_gain_write_sets_the_one_gain_line_of_the_detector() -> None:
+    """`size_gain --write` (`set_size_gain`), which `rebuild.sh` runs after training a
+    detector, so that the mining and the classifiers cut crops at the new detector's gain:
+    it changes the one `SIZE_GAIN =` line of vision/detector.py and nothing else, and
+    refuses a gain out of range or a source without exactly one such line."""
+    from vision.training.size_gain import DETECTOR_SOURCE, set_size_gain
+
+    source = DETECTOR_SOURCE.read_text(encoding="utf-8")
+    written = set_size_gain(source, 1.5034)
+    changed = [(a, b) for a, b in zip(source.splitlines(), written.splitlines(), strict=True)
+               if a != b]
+    assert len(changed) == 1 and changed[0][1] == "SIZE_GAIN = 1.503", changed
+    assert "SIZE_GAIN_REF = " in written and "SIZE_GAIN_SLOPE = " in written
+    assert set_size_gain(written, 1.65) == source.replace(
+        changed[0][0], "SIZE_GAIN = 1.650")
+    for bad in (0.5, 3.5, float("nan")):
+        with pytest.raises(ValueError, match="outside"):
+            set_size_gain(source, bad)
+    with pytest.raises(ValueError, match="exactly one"):
+        set_size_gain(source + "\nSIZE_GAIN = 2.0\n", 1.6)
+    with pytest.raises(ValueError, match="exactly one"):
+        set_size_gain(source.replace(changed[0][0], "SIZE_GAIN = SOMETHING"), 1.6)
+
+
 def _labelled_indices(subset: str, n: int) -> list[tuple[np.ndarray, str, float, float, float]]:
     """(photo, class, x, y, longer side) of the first `n` labelled corner indices of the
     subset's training photos (a card's face, not its back), in the photo's pixels."""

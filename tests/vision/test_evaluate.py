@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -9,10 +10,14 @@ import pytest
 from vision.evaluate import (
     AUDITED,
     RESTORED,
+    PoolError,
     Score,
+    add_counts,
     card_set,
     evaluate,
+    fold_record,
     footnote,
+    pool,
     score_photo,
     split_dev_set,
 )
@@ -216,3 +221,71 @@ def test_audited_photos_are_scored_twice_with_the_same_readings() -> None:
     assert plain.tp + plain.fn == 9 and audited.tp + audited.fn == 9
     assert plain.tp + plain.fp == audited.tp + audited.fp  # the same cards reported
     assert set(evaluate(items[:1])) == {"phone_blackgold"}  # no audit, no audited row
+
+
+def _fold_file(tmp_path: Path, fold: int, rows: dict[str, list[tuple[str, int, int, int]]],
+               threshold: float = 0.4) -> Path:
+    """A fold file as `python -m vision evaluate --split held-back --save` writes it."""
+    scores: dict[str, Score] = {}
+    for row, photos in rows.items():
+        for stem, tp, fp, fn in photos:
+            add_counts(scores.setdefault(row, Score()), stem, tp, fp, fn)
+    path = tmp_path / f"fold{fold}.json"
+    path.write_text(json.dumps(fold_record(scores, fold, "train", threshold)), encoding="utf-8")
+    return path
+
+
+def test_pooled_folds_sum_each_rows_photos_across_fifths(tmp_path: Path) -> None:
+    """Cross-validation (vision/training/crossval.sh): each fifth's held-back counts, photo by
+    photo, summed over the folds; the pooled F1 is of the summed counts, not the mean of the
+    folds' F1s (the blackgold figure of docs/VISION.md, 148 right / 23 missed / 10 false of
+    171, is pooled so)."""
+    a = _fold_file(tmp_path, 3, {"phone_blackgold": [("IMG_1", 4, 0, 1), ("IMG_2", 1, 1, 0)],
+                                 "phone_blackgold" + AUDITED: [("IMG_1", 5, 0, 0)]})
+    b = _fold_file(tmp_path, 4, {"phone_blackgold": [("IMG_3", 2, 0, 2)],
+                                 "webcam_multi": [("WIN_1", 6, 1, 0)]})
+    records = [(str(p), json.loads(p.read_text(encoding="utf-8"))) for p in (b, a)]
+    folds, scores = pool(records)
+    assert folds == [3, 4]
+    gold = scores["phone_blackgold"]
+    assert (gold.tp, gold.fp, gold.fn, gold.photos) == (7, 1, 3, 3)
+    assert sorted(gold.stems) == ["IMG_1", "IMG_2", "IMG_3"]
+    assert round(gold.f1, 4) == round(2 * 7 / (2 * 7 + 1 + 3), 4)
+    assert scores["webcam_multi"].photos == 1 and scores["phone_blackgold" + AUDITED].tp == 5
+    lo, hi = gold.f1_interval()
+    assert lo <= gold.f1 <= hi
+
+
+def test_pool_refuses_a_fifth_twice_a_photo_twice_and_mixed_thresholds(tmp_path: Path) -> None:
+    """Two runs of one fifth would count its photos twice: pool one run of each fifth."""
+    one = tmp_path / "one"
+    two = tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    a = _fold_file(one, 3, {"phone_std": [("IMG_1", 1, 0, 0)]})
+    again = _fold_file(two, 3, {"phone_std": [("IMG_9", 1, 0, 0)]})
+    same_photo = _fold_file(two, 4, {"phone_std": [("IMG_1", 1, 0, 0)]})
+    other_threshold = _fold_file(one, 2, {"phone_std": [("IMG_5", 1, 0, 0)]}, threshold=0.3)
+
+    def records(*paths: Path) -> list[tuple[str, object]]:
+        return [(str(p), json.loads(p.read_text(encoding="utf-8"))) for p in paths]
+
+    with pytest.raises(PoolError, match="fifth 3 is in both"):
+        pool(records(a, again))
+    with pytest.raises(PoolError, match="IMG_1 .* in both"):
+        pool(records(a, same_photo))
+    with pytest.raises(PoolError, match="threshold 0.3"):
+        pool(records(a, other_threshold))
+    with pytest.raises(PoolError, match="not a fold file"):
+        pool([("x.json", {"fold": 1})])
+
+
+def test_a_fold_file_is_refused_for_models_that_saw_the_held_back_fifth() -> None:
+    """The shipped classifier's last stage saw every development photo (`trained_on` "all"):
+    its held-back rows are training figures and must not be pooled as a fold's."""
+    score = Score()
+    add_counts(score, "IMG_1", 1, 0, 0)
+    with pytest.raises(PoolError, match="trained on every development photo"):
+        fold_record({"phone_std": score}, 0, "all", 0.4)
+    assert fold_record({"phone_std": score}, 0, "train", 0.4)["rows"] == {
+        "phone_std": [["IMG_1", 1, 0, 0]]}

@@ -1,6 +1,7 @@
 """Measure the detector's size gain (`vision.detector.size_gain`) after a detector is trained.
 
-    python -m vision.training.size_gain        # labelled / predicted index size, by band
+    python -m vision.training.size_gain          # labelled / predicted index size, by band
+    python -m vision.training.size_gain --write  # ... and set detector.SIZE_GAIN to the median
 
 The detector's size head reads index boxes smaller than they are labelled, and compresses
 its range (small indices are read far too small, big ones nearly right), while the crop
@@ -13,13 +14,17 @@ pairs each labelled index with the strongest candidate on it (`mine.on_index`), 
 the median of labelled size / predicted size (the longer side, in working-scale pixels)
 for bands of predicted size (`by_band`), the least-squares fit of its logarithm on the
 predicted size's (which `SIZE_GAIN_SLOPE` and `SIZE_GAIN_REF` are set from), and what is
-left after the gain (each band's median should be near 1).
+left after the gain (each band's median should be near 1). With `--write` the overall
+median, to three decimals, becomes `SIZE_GAIN` in vision/detector.py (`set_size_gain`), so
+that the mining and the classifiers of a rebuild (`rebuild.sh`, each stage a new process)
+cut their crops at the new detector's gain, not the last one's.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import re
 import statistics
 from pathlib import Path
 
@@ -30,6 +35,7 @@ from vision.detector import (
     MINE_CANDIDATES,
     MODEL_PATH,
     SIZE_GAIN,
+    SIZE_GAIN_RANGE,
     SIZE_GAIN_REF,
     SIZE_GAIN_SLOPE,
     Detector,
@@ -40,6 +46,8 @@ from vision.labels import BACK, LabelledImage, load_dev_set
 from vision.reader import load_image
 from vision.training.mine import on_index
 
+DETECTOR_SOURCE = Path(__file__).resolve().parents[1] / "detector.py"
+GAIN_LINE = re.compile(r"^SIZE_GAIN = [0-9.]+$", re.MULTILINE)
 BANDS = (12.0, 20.0, 33.0, 55.0)  # band edges: predicted longer side, working-scale px
 
 
@@ -92,6 +100,17 @@ def by_band(pairs: list[tuple[float, float]], edges: tuple[float, ...] = BANDS,
     return out
 
 
+def set_size_gain(source: str, gain: float) -> str:
+    """`source` (vision/detector.py's text) with its one `SIZE_GAIN = …` line set to `gain`
+    (three decimals). Raises ValueError unless there is exactly one such line, and for a
+    gain outside `SIZE_GAIN_RANGE`, so a rebuild stops rather than train on a wrong gain."""
+    if not SIZE_GAIN_RANGE[0] <= gain <= SIZE_GAIN_RANGE[1]:  # NaN too
+        raise ValueError(f"size gain {gain} outside {SIZE_GAIN_RANGE}")
+    if len(GAIN_LINE.findall(source)) != 1:
+        raise ValueError("vision/detector.py must hold exactly one 'SIZE_GAIN = <number>' line")
+    return GAIN_LINE.sub(f"SIZE_GAIN = {gain:.3f}", source)
+
+
 def gain_pairs(pairs: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """The `pairs` with each predicted size multiplied by its `size_gain` (one call)."""
     gains = size_gain(np.array([pred for pred, _ in pairs], np.float64))
@@ -102,6 +121,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--threshold", type=float, default=0.3, help="weakest candidate paired")
     ap.add_argument("--model", type=Path, default=MODEL_PATH, help="the detector to measure")
+    ap.add_argument("--write", action="store_true",
+                    help="set SIZE_GAIN in vision/detector.py to the median measured")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     items = [it for it in load_dev_set() if not it.held_back]
@@ -120,6 +141,11 @@ def main() -> None:
                                                strict=True):
         print(f"  predicted {lo:>3.0f}-{hi:<4.0f}px: {n:>4} indices, median {median:.3f}, "
               f"after the gain {left:.3f}")
+    if args.write:
+        median = statistics.median(ratios)
+        DETECTOR_SOURCE.write_text(set_size_gain(DETECTOR_SOURCE.read_text(encoding="utf-8"),
+                                                 median), encoding="utf-8")
+        print(f"SIZE_GAIN = {median:.3f} written to {DETECTOR_SOURCE}")
 
 
 if __name__ == "__main__":

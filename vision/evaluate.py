@@ -251,10 +251,14 @@ def run_pool(paths: list[str], as_json: bool = False) -> int:
         return 0
     print_rows({"pooled": scores})
     missing = sorted(set(range(5)) - set(folds))
-    print(f"pooled: fifths {', '.join(map(str, folds))}, each read by models trained "
-          "without it" + (f"; fifths {', '.join(map(str, missing))} not yet: these rows "
-                          "are not every development photo" if missing else
-                          ": every development photo, read once by models that never saw it"))
+
+    def fifths(ns: list[int]) -> str:
+        return ("fifth " if len(ns) == 1 else "fifths ") + ", ".join(map(str, ns))
+
+    print(f"pooled: {fifths(folds)}, each read by models trained without it"
+          + (f"; {fifths(missing)} not yet: these rows are not every development photo"
+             if missing else
+             ": every development photo, read once by models that never saw it"))
     return 0
 
 

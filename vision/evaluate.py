@@ -26,8 +26,10 @@ target is judged on.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
+import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -36,7 +38,13 @@ from typing import Any
 
 import cv2
 
-from vision.detector import model_meta
+from vision.detector import (
+    CLS_MODEL_PATH,
+    MODEL_PATH,
+    SIZE_GAIN,
+    ensemble_members,
+    model_meta,
+)
 from vision.labels import (
     ASPECT,
     JOKER,
@@ -176,18 +184,47 @@ class PoolError(ValueError):
     """Fold files that cannot be pooled (or a fold that cannot be saved for pooling)."""
 
 
-def fold_record(scores: dict[str, Score], fold: int, trained_on: object,
-                threshold: float) -> dict[str, object]:
-    """What `--save` writes: the held-back fifth `fold`'s counts, photo by photo, per row,
-    read by models trained without it. Models that saw it (`trained_on` "all": the shipped
-    classifier) give training figures, which must not be pooled as honest ones."""
+def refuse_training_figures(trained_on: object) -> None:
+    """Models that saw the held-back fifth (`trained_on` "all": the shipped classifier) give
+    training figures there, which must not be saved or pooled as a fold's honest ones."""
     if trained_on == "all":
         raise PoolError("these models were trained on every development photo, the held-back "
                         "fifth too: their figures are not a fold's (crossval.sh trains one)")
+
+
+def model_digest() -> str:
+    """A short digest of the detector and classifier files read (which run a fold file is)."""
+    h = hashlib.sha256()
+    for path in (MODEL_PATH, CLS_MODEL_PATH, *ensemble_members()):
+        h.update(path.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def fold_record(scores: dict[str, Score], fold: int, trained_on: object,
+                threshold: float, models: str = "") -> dict[str, object]:
+    """What `--save` writes: the held-back fifth `fold`'s counts, photo by photo, per row,
+    read by models trained without it (`models`: their digest, and the size gain read)."""
+    refuse_training_figures(trained_on)
     return {"fold": fold, "threshold": threshold, "trained_on": trained_on,
+            "models": models, "size_gain": SIZE_GAIN,
             "rows": {name: [[stem, *counts] for stem, counts in
                             zip(score.stems, score.per_photo, strict=True)]
                      for name, score in scores.items()}}
+
+
+def fold_rows(name: str, rec: Any) -> tuple[int, float, list[tuple[str, str, int, int, int]]]:
+    """(fifth, threshold, (row, photo, tp, fp, fn) for each photo of each row) of a fold file
+    `name` holding `rec`; PoolError when it is not one."""
+    try:
+        out = [(str(row), str(stem), int(tp), int(fp), int(fn))
+               for row, photos in rec["rows"].items() for stem, tp, fp, fn in photos]
+        fold, threshold = int(rec["fold"]), float(rec["threshold"])
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise PoolError(f"{name}: not a fold file of `python -m vision evaluate --save` "
+                        f"({exc!r})") from None
+    if fold not in range(5):
+        raise PoolError(f"{name}: fifth {fold} is not one of 0-4")
+    return fold, threshold, out
 
 
 def pool(records: Iterable[tuple[str, Any]]) -> tuple[list[int], dict[str, Score]]:
@@ -196,30 +233,22 @@ def pool(records: Iterable[tuple[str, Any]]) -> tuple[list[int], dict[str, Score
     photo in two files, and files read at different thresholds."""
     scores: dict[str, Score] = {}
     where: dict[int, str] = {}
-    thresholds: dict[float, str] = {}
+    first: tuple[float, str] | None = None
     seen: dict[tuple[str, str], str] = {}
     for name, rec in records:
-        try:
-            fold, threshold, rows = int(rec["fold"]), float(rec["threshold"]), rec["rows"]
-            if not isinstance(rows, dict):
-                raise TypeError("rows")
-        except (KeyError, TypeError, ValueError) as exc:
-            raise PoolError(f"{name}: not a fold file of `python -m vision evaluate --save` "
-                            f"({exc})") from None
+        fold, threshold, photos = fold_rows(name, rec)
         if fold in where:
             raise PoolError(f"fifth {fold} is in both {where[fold]} and {name}: pool one run "
                             "of each fifth")
         where[fold] = name
-        thresholds.setdefault(threshold, name)
-        if len(thresholds) > 1:
-            raise PoolError(f"{name} was read at threshold {threshold}, "
-                            f"{thresholds[next(iter(thresholds))]} at {next(iter(thresholds))}")
-        for row, photos in rows.items():
-            for stem, tp, fp, fn in photos:
-                if (row, stem) in seen:
-                    raise PoolError(f"photo {stem} ({row}) is in both {seen[row, stem]} and {name}")
-                seen[row, stem] = name
-                add_counts(scores.setdefault(row, Score()), stem, int(tp), int(fp), int(fn))
+        first = first or (threshold, name)
+        if threshold != first[0]:
+            raise PoolError(f"{name} was read at threshold {threshold}, {first[1]} at {first[0]}")
+        for row, stem, tp, fp, fn in photos:
+            if (row, stem) in seen:
+                raise PoolError(f"photo {stem} ({row}) is in both {seen[row, stem]} and {name}")
+            seen[row, stem] = name
+            add_counts(scores.setdefault(row, Score()), stem, tp, fp, fn)
     return sorted(where), scores
 
 
@@ -245,6 +274,9 @@ def run_pool(paths: list[str], as_json: bool = False) -> int:
         except (OSError, ValueError) as exc:
             raise PoolError(f"{path}: {exc}") from None
     folds, scores = pool(records)
+    for path, rec in sorted(records, key=lambda r: int(r[1]["fold"])):
+        print(f"fifth {rec['fold']}: {path} (models {rec.get('models') or '?'}, size gain "
+              f"{rec.get('size_gain', '?')})", file=sys.stderr)
     if as_json:
         print(json.dumps({"folds": folds, "pooled": {s: scores[s].as_dict()
                                                      for s in ROWS if s in scores}}, indent=2))
@@ -268,14 +300,15 @@ def run(split: str = "all", as_json: bool = False, threshold: float = DEFAULT_TH
         raise PoolError("--save writes the held-back fifth's figures: use --split held-back")
     trained_on = model_meta().get("trained_on", "train")
     if save is not None:
-        fold_record({}, held_back_fold(), trained_on, threshold)  # refused before reading
+        refuse_training_figures(trained_on)  # before any photo is read
     splits = split_dev_set(load_dev_set(), load_audit())
     wanted = ["held-back", "train"] if split == "all" else [split]
     t0 = time.perf_counter()
     results = {name: evaluate(*splits[name], threshold=threshold) for name in wanted}
     elapsed = time.perf_counter() - t0
     if save is not None:
-        record = fold_record(results["held-back"], held_back_fold(), trained_on, threshold)
+        record = fold_record(results["held-back"], held_back_fold(), trained_on, threshold,
+                             model_digest())
         Path(save).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     if as_json:
         report = {name: {s: scores[s].as_dict() for s in ROWS if s in scores}

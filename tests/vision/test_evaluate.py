@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from vision.detector import SIZE_GAIN
 from vision.evaluate import (
     AUDITED,
     RESTORED,
@@ -278,6 +279,10 @@ def test_pool_refuses_a_fifth_twice_a_photo_twice_and_mixed_thresholds(tmp_path:
         pool(records(a, other_threshold))
     with pytest.raises(PoolError, match="not a fold file"):
         pool([("x.json", {"fold": 1})])
+    with pytest.raises(PoolError, match="not a fold file"):
+        pool([("x.json", {"fold": 1, "threshold": 0.4, "rows": {"phone_std": [["IMG_1", 1]]}})])
+    with pytest.raises(PoolError, match="fifth 7 is not one of 0-4"):
+        pool([("x.json", {"fold": 7, "threshold": 0.4, "rows": {}})])
 
 
 def test_a_fold_file_is_refused_for_models_that_saw_the_held_back_fifth() -> None:
@@ -287,5 +292,6 @@ def test_a_fold_file_is_refused_for_models_that_saw_the_held_back_fifth() -> Non
     add_counts(score, "IMG_1", 1, 0, 0)
     with pytest.raises(PoolError, match="trained on every development photo"):
         fold_record({"phone_std": score}, 0, "all", 0.4)
-    assert fold_record({"phone_std": score}, 0, "train", 0.4)["rows"] == {
-        "phone_std": [["IMG_1", 1, 0, 0]]}
+    record = fold_record({"phone_std": score}, 0, "train", 0.4, "abc")
+    assert record["rows"] == {"phone_std": [["IMG_1", 1, 0, 0]]}
+    assert record["models"] == "abc" and record["size_gain"] == SIZE_GAIN

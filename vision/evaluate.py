@@ -166,7 +166,8 @@ def footnote(trained_on: object) -> str:
         return ("These models were trained on every development photo, the held-back fifth\n"
                 "too: every row is a training figure. The honest held-back figures are those\n"
                 "of models trained without it (vision/training/rebuild.sh prints them before\n"
-                "its last stage; docs/VISION.md).")
+                "its last stage, vision/training/crossval.sh for each fifth and pooled;\n"
+                "docs/VISION.md).")
     return "held-back = never trained on (the honest figure); train = seen in training."
 
 

@@ -129,10 +129,10 @@ def main() -> None:
     pairs = size_pairs(items, Detector(args.model), args.threshold)
     if not pairs:
         raise SystemExit("no labelled index has a candidate on it")
-    ratios = [lab / pred for pred, lab in pairs]
+    overall = statistics.median(lab / pred for pred, lab in pairs)
     slope, intercept = fit(pairs)
-    print(f"{len(ratios)} indices: labelled / predicted size median "
-          f"{statistics.median(ratios):.3f}; least squares: log ratio = {intercept:.3f} "
+    print(f"{len(pairs)} indices: labelled / predicted size median "
+          f"{overall:.3f}; least squares: log ratio = {intercept:.3f} "
           f"{slope:+.3f} log predicted, {SIZE_GAIN} at "
           f"{math.exp((math.log(SIZE_GAIN) - intercept) / slope):.1f} px "
           f"(SIZE_GAIN {SIZE_GAIN}, SIZE_GAIN_REF {SIZE_GAIN_REF}, SIZE_GAIN_SLOPE {SIZE_GAIN_SLOPE})")
@@ -142,10 +142,9 @@ def main() -> None:
         print(f"  predicted {lo:>3.0f}-{hi:<4.0f}px: {n:>4} indices, median {median:.3f}, "
               f"after the gain {left:.3f}")
     if args.write:
-        median = statistics.median(ratios)
         DETECTOR_SOURCE.write_text(set_size_gain(DETECTOR_SOURCE.read_text(encoding="utf-8"),
-                                                 median), encoding="utf-8")
-        print(f"SIZE_GAIN = {median:.3f} written to {DETECTOR_SOURCE}")
+                                                 overall), encoding="utf-8")
+        print(f"SIZE_GAIN = {overall:.3f} written to {DETECTOR_SOURCE}")
 
 
 if __name__ == "__main__":

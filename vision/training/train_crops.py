@@ -243,6 +243,23 @@ def motion_blur(img: np.ndarray, rnd: random.Random) -> np.ndarray:
     return cv2.filter2D(img, -1, kernel, borderType=cv2.BORDER_REFLECT)
 
 
+LOWRES_INDEX = (7.0, 20.0)  # index heights (px) a low-resolution crop is sampled at
+
+
+def low_resolution(img: np.ndarray, rnd: random.Random) -> np.ndarray:
+    """The crop as if its index had been LOWRES_INDEX px high in the photo (log-uniform):
+    shrunk with area averaging (the camera's pixels) to that index height times
+    `CROP_SCALE`, then enlarged back to the crop size with linear interpolation, as
+    `crop_at` enlarges a small index of a real photo. The turned blackgold photos' indices
+    are about 10 px high at the working scale, under what the labelled crops show
+    (docs/VISION_TRIALS.md, "Low-resolution crops")."""
+    side = img.shape[0]
+    index = math.exp(rnd.uniform(math.log(LOWRES_INDEX[0]), math.log(LOWRES_INDEX[1])))
+    k = max(4, min(side - 1, round(index * CROP_SCALE)))
+    small = cv2.resize(img, (k, k), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (side, side), interpolation=cv2.INTER_LINEAR)
+
+
 def jpeg(img: np.ndarray, rnd: random.Random) -> np.ndarray:
     """Re-encode at a low JPEG quality half of the time (camera compression artefacts)."""
     if rnd.random() < 0.5:
@@ -253,7 +270,8 @@ def jpeg(img: np.ndarray, rnd: random.Random) -> np.ndarray:
 
 def batch(samples: list[Sample], n: int, rnd: random.Random, synth: float,
           jpeg_noise: bool = False, mined: tuple[Mined, float] | None = None,
-          balanced: Balanced | None = None, restyled: float = 0.0, motion: float = 0.0):
+          balanced: Balanced | None = None, restyled: float = 0.0, motion: float = 0.0,
+          lowres: float = 0.0):
     n_synth = int(n * synth)
     n_mined = int(n * mined[1]) if mined else 0
     items = []
@@ -269,6 +287,9 @@ def batch(samples: list[Sample], n: int, rnd: random.Random, synth: float,
                  for img, c, t in items]
     if motion > 0:
         items = [(motion_blur(img, rnd) if rnd.random() < motion else img, c, t)
+                 for img, c, t in items]
+    if lowres > 0:
+        items = [(low_resolution(img, rnd) if rnd.random() < lowres else img, c, t)
                  for img, c, t in items]
     if jpeg_noise:
         items = [(jpeg(img, rnd), c, t) for img, c, t in items]
@@ -363,7 +384,7 @@ class Batches(torch.utils.data.IterableDataset):
         train += load_corner_crops(args.squeeze)
         while True:
             yield batch(train, args.batch, rnd, args.synth, args.jpeg, mined, balanced,
-                        args.restyle, args.motion)
+                        args.restyle, args.motion, args.lowres)
 
 
 def main() -> None:
@@ -416,6 +437,9 @@ def main() -> None:
     ap.add_argument("--motion", type=float, default=0.0,
                     help="share of the crops smeared along a line (motion_blur(): a hand-held "
                     "camera moving; the Gaussian blur of photometric() is round)")
+    ap.add_argument("--lowres", type=float, default=0.0,
+                    help="share of the crops shrunk to an index 7-20 px high and enlarged "
+                    "back (low_resolution(): the small indices of turned or distant cards)")
     ap.add_argument("--soup", type=Path, nargs="+", default=None, metavar="RUN.pt",
                     help="no training: average the weights of these runs (fine-tuned from "
                     "one checkpoint with different seeds), estimate the batch norms' "

@@ -63,6 +63,7 @@ CLS="--arch lite --px 48 --balanced --jpeg --any-angle 0.7 --squeeze 0.56 --fram
 # CLS_EXTRA adds options to every classifier stage (a trial of a recipe change, e.g.
 # CLS_EXTRA="--lowres 0.2" through crossval.sh; the shipped files were built without one)
 CLS="$CLS ${CLS_EXTRA:-}"
+echo "classifier options: $CLS"
 # the second classifier, the same recipe with ten times the weight decay: its .json is
 # named under the first's `members`, and it reads only the crops the first reads below
 # 0.6 (vision.detector.members_below; docs/VISION_TRIALS.md, "A second classifier for the

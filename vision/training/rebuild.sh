@@ -63,6 +63,9 @@ CLS="--arch lite --px 48 --balanced --jpeg --any-angle 0.7 --squeeze 0.56 --fram
 # CLS_EXTRA adds options to every classifier stage (a trial of a recipe change, e.g.
 # CLS_EXTRA="--lowres 0.2" through crossval.sh; the shipped files were built without one)
 CLS="$CLS ${CLS_EXTRA:-}"
+# SEED=K shifts the classifier stages' seeds (8, 9, 10) by K: another run of the same
+# recipe, to measure how far two runs differ (docs/VISION_TRIALS.md)
+SEED=${SEED:-0}
 echo "classifier options: $CLS"
 # the second classifier, the same recipe with ten times the weight decay: its .json is
 # named under the first's `members`, and it reads only the crops the first reads below
@@ -73,9 +76,9 @@ chain() {  # one classifier's three stages: $1 "" for the first, "--weight-decay
 WD=$1
 if [ -z "$WD" ]; then N=c48; OUT=vision/models/corner_cls.onnx; MEM=$PAIR
 else N=c48wd; OUT=vision/models/corner_cls_wd.onnx; MEM=; fi
-$PY -m vision.training.train_crops $WD $CLS --steps $(steps 10000) --lr 3e-3 --mined 0.35 --synth 0.1 --eval-every $(steps 2500) --seed 8 --out $C/${N}a.onnx --save $C/${N}a.pt
-$PY -m vision.training.train_crops $WD $CLS --init $C/${N}a.pt --steps $(steps 6000) --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --synth 0.05 --eval-every $(steps 3000) --seed 9 --out $C/${N}b.onnx --save $C/${N}b.pt
-$PY -m vision.training.train_crops $WD $CLS --init $C/${N}b.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --synth 0.05 --eval-every $(steps 3000) --seed 10 $MEM --out $OUT --save $C/${N}c.pt
+$PY -m vision.training.train_crops $WD $CLS --steps $(steps 10000) --lr 3e-3 --mined 0.35 --synth 0.1 --eval-every $(steps 2500) --seed $((SEED + 8)) --out $C/${N}a.onnx --save $C/${N}a.pt
+$PY -m vision.training.train_crops $WD $CLS --init $C/${N}a.pt --steps $(steps 6000) --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 9)) --out $C/${N}b.onnx --save $C/${N}b.pt
+$PY -m vision.training.train_crops $WD $CLS --init $C/${N}b.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 10)) $MEM --out $OUT --save $C/${N}c.pt
 }
 if [ "${PARALLEL:-0}" = 1 ]; then
 OMP_NUM_THREADS=1 chain "" > $C/chain_a.log 2>&1 &

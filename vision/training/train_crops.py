@@ -251,8 +251,9 @@ def low_resolution(img: np.ndarray, rnd: random.Random) -> np.ndarray:
     shrunk with area averaging (the camera's pixels) to that index height times
     `CROP_SCALE`, then enlarged back to the crop size with linear interpolation, as
     `crop_at` enlarges a small index of a real photo. The turned blackgold photos' indices
-    are about 10 px high at the working scale, under what the labelled crops show
-    (docs/VISION_TRIALS.md, "Low-resolution crops")."""
+    are about 10 px high at the working scale, under what the labelled crops show. Tried
+    at 0.2 on fifth 3 (2026-12-07) and not kept: more false cards (docs/VISION_TRIALS.md,
+    "Low-resolution crops")."""
     side = img.shape[0]
     index = math.exp(rnd.uniform(math.log(LOWRES_INDEX[0]), math.log(LOWRES_INDEX[1])))
     k = max(4, min(side - 1, round(index * CROP_SCALE)))

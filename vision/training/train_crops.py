@@ -283,15 +283,10 @@ def batch(samples: list[Sample], n: int, rnd: random.Random, synth: float,
             items.append(sample_crop(samples[rnd.randrange(len(samples))], rnd))
     items += [mined[0].crop(rnd) for _ in range(n_mined)] if mined else []
     items += synth_crops(rnd, n_synth) if synth > 0 else []
-    if restyled > 0:
-        items = [(restyle(img, rnd) if rnd.random() < restyled else img, c, t)
-                 for img, c, t in items]
-    if motion > 0:
-        items = [(motion_blur(img, rnd) if rnd.random() < motion else img, c, t)
-                 for img, c, t in items]
-    if lowres > 0:
-        items = [(low_resolution(img, rnd) if rnd.random() < lowres else img, c, t)
-                 for img, c, t in items]
+    for change, share in ((restyle, restyled), (motion_blur, motion), (low_resolution, lowres)):
+        if share > 0:
+            items = [(change(img, rnd) if rnd.random() < share else img, c, t)
+                     for img, c, t in items]
     if jpeg_noise:
         items = [(jpeg(img, rnd), c, t) for img, c, t in items]
     xs = np.stack([photometric(img, rnd).transpose(2, 0, 1) for img, _, _ in items])

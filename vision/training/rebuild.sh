@@ -38,8 +38,20 @@ cp $C/last.pt $C/fast2.pt
 # two fine-tuning stages with the blackgold photos (gold print on black cards, the indices
 # the detector found least) drawn three times as often; each starts from the exported
 # network (--init an .onnx: batch norms folded, their statistics kept, train.load_onnx)
-$PY -m vision.training.train $DET --init $C/fast2.onnx --steps $(steps 4000) --lr 1.5e-3 --synth 0.15 --seed 6 --repeat phone_blackgold=3 --eval-every $(steps 4000) --out $C/fast3.onnx
-$PY -m vision.training.train $DET --init $C/fast3.onnx --steps $(steps 4000) --lr 1e-3 --synth 0.15 --seed 7 --repeat phone_blackgold=3 --eval-every $(steps 4000) --out vision/models/corner_net.onnx
+# DET_SOUP=K (default 1, as shipped) runs these two stages K times from the same start,
+# seeds shifted by 100 each time, and ships the mean of the K networks' weights (a model
+# soup, vision/training/soup.py: one network, the cost of one at run time;
+# docs/VISION_TRIALS.md, "A soup of detector fine-tunes")
+K=0
+MEMBERS=
+while [ $K -lt "${DET_SOUP:-1}" ]; do
+$PY -m vision.training.train $DET --init $C/fast2.onnx --steps $(steps 4000) --lr 1.5e-3 --synth 0.15 --seed $((6 + 100 * K)) --repeat phone_blackgold=3 --eval-every $(steps 4000) --out $C/fast3.onnx
+$PY -m vision.training.train $DET --init $C/fast3.onnx --steps $(steps 4000) --lr 1e-3 --synth 0.15 --seed $((7 + 100 * K)) --repeat phone_blackgold=3 --eval-every $(steps 4000) --out $C/fast4_$K.onnx
+MEMBERS="$MEMBERS $C/fast4_$K.onnx"
+K=$((K + 1))
+done
+if [ "${DET_SOUP:-1}" = 1 ]; then cp $C/fast4_0.onnx vision/models/corner_net.onnx
+else $PY -m vision.training.soup --eval $MEMBERS --out vision/models/corner_net.onnx; fi
 # the size head's gain: vision.detector.SIZE_GAIN set to the median this measures
 # (--write), before the mining and the classifiers cut their crops with it (each stage
 # below is a new process, so it reads the new value); tests/vision/test_detector.py checks

@@ -8,6 +8,7 @@ Pure OpenCV + numpy; the training code reuses `prepare`, `decode`, `crop_at` and
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -331,6 +332,10 @@ def merge(a: list[Corner], b: list[Corner]) -> list[Corner]:
     return out
 
 
+# where a crop is cut: its centre (x, y), side and angle in degrees (`crop_at`'s arguments)
+Spot = tuple[float, float, float, float]
+
+
 def crop_at(image: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0,
             ax: float = 1.0, px: int = CROP_PX) -> np.ndarray:
     """A `px` (CROP_PX) square of `side` pixels around (cx, cy), turned by `angle` degrees,
@@ -344,6 +349,11 @@ def crop_at(image: np.ndarray, cx: float, cy: float, side: float, angle: float =
     interp = cv2.INTER_AREA if s * ax < 0.8 else cv2.INTER_LINEAR
     return cv2.warpAffine(image, m, (px, px), flags=interp,
                           borderMode=cv2.BORDER_REPLICATE)
+
+
+def _crops_blob(crops: list[np.ndarray]) -> np.ndarray:
+    """Crops (each px x px x 3, uint8) as the classifier's input (N x 3 x px x px, 0..1)."""
+    return np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32) * (1 / 255.0)
 
 
 def crop_side(c: Corner) -> float:
@@ -405,9 +415,9 @@ class Detector:
         first = model_meta(cls_path)
         paths = [cls_path, *(_named_members(cls_path, first) if members is None else members)]
         metas = [first, *(model_meta(path) for path in paths[1:])]
-        for path, meta in zip(paths[1:], metas[1:], strict=True):
-            if int(meta["crop_px"]) != CROP_PX:
-                raise ValueError(f"{path.name} reads {meta['crop_px']} px crops, not {CROP_PX}")
+        # the crop size each classifier reads: a member of another size than the first
+        # reads crops cut again from the image at its own (`read_spots`)
+        self.member_px = [int(meta["crop_px"]) for meta in metas]
         self.cls_bytes = [np.fromfile(path, np.uint8) for path in paths]
         # per classifier: batch size -> network (`cls_net`)
         self.member_nets: list[dict[int, Any]] = [{} for _ in paths]
@@ -441,14 +451,28 @@ class Detector:
             net = nets[batch] = cv2.dnn.readNetFromONNX(self.cls_bytes[member])
         return net
 
-    def read_framed(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    def read_spots(self, image: np.ndarray,
+                   spots: list[Spot]) -> tuple[np.ndarray, np.ndarray]:
+        """`read_framed` of the crops of `image` at these spots (`crop_at`'s centre, side
+        and angle), each classifier's cut at its own crop size."""
+        crops = [crop_at(image, *spot, px=self.member_px[0]) for spot in spots]
+
+        def recut(px: int, rows: np.ndarray) -> list[np.ndarray]:
+            return [crop_at(image, *spots[i], px=px) for i in rows]
+
+        return self.read_framed(crops, recut)
+
+    def read_framed(self, crops: list[np.ndarray],
+                    recut: Callable[[int, np.ndarray], list[np.ndarray]] | None = None,
+                    ) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N x len(CLASSES)) from the crop classifier, and its framing
         head's reading (N: log of the right crop side / this crop's side; zeros for a
         classifier without the head). Read in batches of `CLS_BATCH`. With several
         classifiers (`ensemble_members`) both are their means, over every crop or, with a
         `gate`, over the crops the first classifier reads below it (the rest keep its
-        reading alone)."""
-        blob = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32) * (1 / 255.0)
+        reading alone). A member that reads another crop size than the first reads the
+        crops `recut` (size, rows) cuts again at its size (`read_spots` gives it)."""
+        blob = _crops_blob(crops)
         probs, framing = self._read_member(blob, 0)
         if len(self.member_heads) == 1:
             return probs, framing
@@ -460,7 +484,14 @@ class Detector:
         heads = int(self.member_heads[0])
         more_probs, more_framing = probs[rows], framing[rows]
         for member in range(1, len(self.member_heads)):
-            p, f = self._read_member(blob[rows], member)
+            px = self.member_px[member]
+            if px == self.member_px[0]:
+                p, f = self._read_member(blob[rows], member)
+            elif recut is None:
+                raise ValueError(f"classifier {member} reads {px} px crops, not "
+                                 f"{self.member_px[0]}: read the image (read_spots)")
+            else:
+                p, f = self._read_member(_crops_blob(recut(px, rows)), member)
             more_probs, more_framing = more_probs + p, more_framing + f
             heads += int(self.member_heads[member])
         probs[rows] = more_probs / len(self.member_heads)
@@ -469,7 +500,7 @@ class Detector:
 
     def _read_member(self, blob: np.ndarray, member: int) -> tuple[np.ndarray, np.ndarray]:
         """One classifier's class probabilities and framing reading (zeros without the
-        head) of a batch of crops (N x 3 x CROP_PX x CROP_PX), read CLS_BATCH at a time."""
+        head) of a batch of crops (N x 3 x px x px, its size), read CLS_BATCH at a time."""
         head = self.member_heads[member]
         outputs = ["rank", "suit", "frame"] if head else ["rank", "suit"]
         parts = []
@@ -520,7 +551,7 @@ class Detector:
         and its framing head's (N; `read_framed`)."""
         if not corners:
             return np.zeros((0, len(CLASSES))), np.zeros(0)
-        return self.read_framed([crop_at(image, c.x, c.y, crop_side(c)) for c in corners])
+        return self.read_spots(image, [(c.x, c.y, crop_side(c), 0.0) for c in corners])
 
     def read_peaks(self, image: np.ndarray, peaks: list[Corner],
                    first: int = MAX_CANDIDATES) -> tuple[list[Corner], np.ndarray, np.ndarray]:
@@ -553,9 +584,9 @@ class Detector:
         if not off:
             return corners, probs
         gains = np.exp(frame[off])
-        crops = [crop_at(image, corners[i].x, corners[i].y, crop_side(corners[i]) * g)
+        spots = [(corners[i].x, corners[i].y, crop_side(corners[i]) * g, 0.0)
                  for i, g in zip(off, gains, strict=True)]
-        again = self.read_crops(crops)
+        again = self.read_spots(image, spots)[0]
         out, corners = probs.copy(), list(corners)
         for i, g, reading in zip(off, gains, again, strict=True):
             if REFRAME_KEEP == "always" or reading.max() > probs[i].max():
@@ -579,9 +610,9 @@ class Detector:
         if not unsure:
             return corners, probs
         out = probs.copy()
-        crops = [crop_at(image, corners[i].x, corners[i].y, crop_side(corners[i]) * k, a)
+        spots = [(corners[i].x, corners[i].y, crop_side(corners[i]) * k, a)
                  for k, a in views for i in unsure]
-        more = self.read_crops(crops).reshape(len(views), len(unsure), -1).sum(axis=0)
+        more = self.read_spots(image, spots)[0].reshape(len(views), len(unsure), -1).sum(axis=0)
         out[unsure] = (probs[unsure] + more) / (1 + len(views))
         if SIZE_PRIOR is None:
             return corners, out
@@ -603,9 +634,10 @@ class Detector:
                and max(crop_side(corners[i]) / typical, typical / crop_side(corners[i])) > ratio]
         if not off:
             return corners, out
-        crops = [crop_at(image, corners[i].x, corners[i].y, typical * k)
+        spots = [(corners[i].x, corners[i].y, typical * k, 0.0)
                  for k in SIZE_PRIOR_SCALES for i in off]
-        alt = self.read_crops(crops).reshape(len(SIZE_PRIOR_SCALES), len(off), -1).mean(axis=0)
+        alt = self.read_spots(image, spots)[0].reshape(len(SIZE_PRIOR_SCALES), len(off),
+                                                       -1).mean(axis=0)
         corners = list(corners)
         for i, reading in zip(off, alt, strict=True):
             if reading.max() > out[i].max():

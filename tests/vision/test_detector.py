@@ -344,8 +344,9 @@ def test_further_classifiers_named_in_the_json_are_averaged_in(tmp_path: Path) -
     read too, and `read_framed` returns the mean of their class probabilities and the mean
     framing of those with a framing head. Here the member is the shipped network again,
     its `.json` saying it has no framing head: the probabilities are the single network's
-    (their mean), the framing is the head's own (not halved). A member cut for another
-    crop size is refused."""
+    (their mean), the framing is the head's own (not halved). A member of another crop
+    size reads the image cut again at its own (`read_spots`), and `read_framed` refuses
+    it crops of the first's size."""
     import shutil
 
     from vision.detector import crop_side, ensemble_members
@@ -370,9 +371,23 @@ def test_further_classifiers_named_in_the_json_are_averaged_in(tmp_path: Path) -
     np.testing.assert_allclose(both_probs, probs, atol=1e-12)
     np.testing.assert_allclose(both_framing, framing, atol=1e-12)
     assert np.abs(framing).max() > 0.1 and probs.sum(axis=1).max() > 0.5
-    (tmp_path / "b.json").write_text(json.dumps({**meta, "crop_px": 32}), encoding="utf-8")
-    with pytest.raises(ValueError, match="32 px"):
-        Detector(cls_path=tmp_path / "a.onnx")
+    # the member said to read 64 px crops (the network reads any size: its pooling is
+    # global): it reads each spot cut again at 64 px, the first classifier its 48 px cut
+    (tmp_path / "b.json").write_text(json.dumps({**meta, "crop_px": 64, "frame_head": False}),
+                                     encoding="utf-8")
+    wide = Detector(cls_path=tmp_path / "a.onnx")
+    assert wide.member_px == [CROP_PX, 64]
+    with pytest.raises(ValueError, match="64 px"):
+        wide.read_framed(crops)
+    spots = [(c.x, c.y, crop_side(c), 0.0) for c in single.candidates(image)]
+    alone = Detector(cls_path=tmp_path / "b.onnx", members=[])
+    big = [crop_at(image, *spot, px=64) for spot in spots]
+    big_probs, _ = alone.read_framed(big)
+    np.testing.assert_allclose(alone.read_spots(image, spots)[0], big_probs, atol=1e-12)
+    assert np.abs(big_probs - probs).max() > 0.05  # 64 px crops read otherwise
+    wide_probs, wide_framing = wide.read_spots(image, spots)
+    np.testing.assert_allclose(wide_probs, (probs + big_probs) / 2, atol=1e-6)
+    np.testing.assert_allclose(wide_framing, framing, atol=1e-12)
 
 
 @pytest.mark.usefixtures("carddata", "model")

@@ -71,7 +71,7 @@ $PY -m vision.training.mine
 # wider spread of crop sizes (about 50-60 min on 2 cores); the lite trunk, about half the
 # time of the wide one in cv2.dnn (train_crops.lite_features; --arch wide: the four
 # double-convolution blocks shipped before 2026-12-03 evening)
-CLS="--arch lite --px 48 --balanced --jpeg --any-angle 0.7 --squeeze 0.56 --frame-wide 0.25"
+CLS="--arch lite --balanced --jpeg --any-angle 0.7 --squeeze 0.56 --frame-wide 0.25"
 # CLS_EXTRA adds options to every classifier stage (a trial of a recipe change, e.g.
 # CLS_EXTRA="--lowres 0.2" through crossval.sh; the shipped files were built without one)
 CLS="$CLS ${CLS_EXTRA:-}"
@@ -84,13 +84,17 @@ echo "classifier options: $CLS"
 # 0.6 (vision.detector.members_below; docs/VISION_TRIALS.md, "A second classifier for the
 # unsure crops")
 PAIR="--members corner_cls_wd.onnx --members-below 0.6"
+# WD_PX=P (default 48, as shipped) trains the second classifier on P px crops (the
+# runtime cuts a member's crops at its own size, vision.detector.Detector.read_spots;
+# docs/VISION_TRIALS.md, "A 64 px second classifier")
+WD_PX=${WD_PX:-48}
 chain() {  # one classifier's three stages: $1 "" for the first, "--weight-decay 5e-3" for the second
 WD=$1
-if [ -z "$WD" ]; then N=c48; OUT=vision/models/corner_cls.onnx; MEM=$PAIR
-else N=c48wd; OUT=vision/models/corner_cls_wd.onnx; MEM=; fi
-$PY -m vision.training.train_crops $WD $CLS --steps $(steps 10000) --lr 3e-3 --mined 0.35 --synth 0.1 --eval-every $(steps 2500) --seed $((SEED + 8)) --out $C/${N}a.onnx --save $C/${N}a.pt
-$PY -m vision.training.train_crops $WD $CLS --init $C/${N}a.pt --steps $(steps 6000) --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 9)) --out $C/${N}b.onnx --save $C/${N}b.pt
-$PY -m vision.training.train_crops $WD $CLS --init $C/${N}b.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 10)) $MEM --out $OUT --save $C/${N}c.pt
+if [ -z "$WD" ]; then N=c48; OUT=vision/models/corner_cls.onnx; MEM=$PAIR; PX=48
+else N=c48wd; OUT=vision/models/corner_cls_wd.onnx; MEM=; PX=$WD_PX; fi
+$PY -m vision.training.train_crops $WD $CLS --px $PX --steps $(steps 10000) --lr 3e-3 --mined 0.35 --synth 0.1 --eval-every $(steps 2500) --seed $((SEED + 8)) --out $C/${N}a.onnx --save $C/${N}a.pt
+$PY -m vision.training.train_crops $WD $CLS --px $PX --init $C/${N}a.pt --steps $(steps 6000) --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 9)) --out $C/${N}b.onnx --save $C/${N}b.pt
+$PY -m vision.training.train_crops $WD $CLS --px $PX --init $C/${N}b.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 10)) $MEM --out $OUT --save $C/${N}c.pt
 }
 if [ "${PARALLEL:-0}" = 1 ]; then
 OMP_NUM_THREADS=1 chain "" > $C/chain_a.log 2>&1 &
@@ -109,7 +113,7 @@ if [ "$ALL" = 1 ]; then
 # the shipped classifier: one more stage on every development photo, candidates mined on
 # every photo too (cache/mined_all.npz)
 $PY -m vision.training.mine --all --out $C/mined_all.npz
-$PY -m vision.training.train_crops $CLS --init $C/c48c.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every $(steps 2000) --seed 4 --all $PAIR --out vision/models/corner_cls.onnx --save $C/c48all.pt
-$PY -m vision.training.train_crops --weight-decay 5e-3 $CLS --init $C/c48wdc.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every $(steps 2000) --seed 4 --all --out vision/models/corner_cls_wd.onnx --save $C/c48wdall.pt
+$PY -m vision.training.train_crops $CLS --px 48 --init $C/c48c.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every $(steps 2000) --seed 4 --all $PAIR --out vision/models/corner_cls.onnx --save $C/c48all.pt
+$PY -m vision.training.train_crops --weight-decay 5e-3 $CLS --px $WD_PX --init $C/c48wdc.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every $(steps 2000) --seed 4 --all --out vision/models/corner_cls_wd.onnx --save $C/c48wdall.pt
 $PY -m vision evaluate
 fi

@@ -365,7 +365,8 @@ def test_further_classifiers_named_in_the_json_are_averaged_in(tmp_path: Path) -
     single = Detector(members=[])
     pair = Detector(cls_path=tmp_path / "a.onnx")
     assert len(pair.cls_bytes) == 2 and pair.member_heads == [True, False]
-    crops = [crop_at(image, c.x, c.y, crop_side(c)) for c in single.candidates(image)]
+    spots = [(c.x, c.y, crop_side(c), 0.0) for c in single.candidates(image)]
+    crops = [crop_at(image, *spot) for spot in spots]
     probs, framing = single.read_framed(crops)
     both_probs, both_framing = pair.read_framed(crops)
     np.testing.assert_allclose(both_probs, probs, atol=1e-12)
@@ -379,7 +380,6 @@ def test_further_classifiers_named_in_the_json_are_averaged_in(tmp_path: Path) -
     assert wide.member_px == [CROP_PX, 64]
     with pytest.raises(ValueError, match="64 px"):
         wide.read_framed(crops)
-    spots = [(c.x, c.y, crop_side(c), 0.0) for c in single.candidates(image)]
     alone = Detector(cls_path=tmp_path / "b.onnx", members=[])
     big = [crop_at(image, *spot, px=64) for spot in spots]
     big_probs, _ = alone.read_framed(big)

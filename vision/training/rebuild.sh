@@ -92,9 +92,10 @@ chain() {  # one classifier's three stages: $1 "" for the first, "--weight-decay
 WD=$1
 if [ -z "$WD" ]; then N=c48; OUT=vision/models/corner_cls.onnx; MEM=$PAIR; PX=48
 else N=c48wd; OUT=vision/models/corner_cls_wd.onnx; MEM=; PX=$WD_PX; fi
-$PY -m vision.training.train_crops $WD $CLS --px $PX --steps $(steps 10000) --lr 3e-3 --mined 0.35 --synth 0.1 --eval-every $(steps 2500) --seed $((SEED + 8)) --out $C/${N}a.onnx --save $C/${N}a.pt
-$PY -m vision.training.train_crops $WD $CLS --px $PX --init $C/${N}a.pt --steps $(steps 6000) --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 9)) --out $C/${N}b.onnx --save $C/${N}b.pt
-$PY -m vision.training.train_crops $WD $CLS --px $PX --init $C/${N}b.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 10)) $MEM --out $OUT --save $C/${N}c.pt
+O="$WD $CLS --px $PX"  # this classifier's options in every stage
+$PY -m vision.training.train_crops $O --steps $(steps 10000) --lr 3e-3 --mined 0.35 --synth 0.1 --eval-every $(steps 2500) --seed $((SEED + 8)) --out $C/${N}a.onnx --save $C/${N}a.pt
+$PY -m vision.training.train_crops $O --init $C/${N}a.pt --steps $(steps 6000) --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 9)) --out $C/${N}b.onnx --save $C/${N}b.pt
+$PY -m vision.training.train_crops $O --init $C/${N}b.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 10)) $MEM --out $OUT --save $C/${N}c.pt
 }
 if [ "${PARALLEL:-0}" = 1 ]; then
 OMP_NUM_THREADS=1 chain "" > $C/chain_a.log 2>&1 &

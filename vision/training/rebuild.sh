@@ -25,6 +25,12 @@ PY=${PY:-python}
 C=vision/training/cache
 ALL=${ALL:-1}
 D=${STEPS_DIV:-1}
+# CHAINS=a trains the first classifier only, CHAINS=b the second only (default ab, both):
+# a paired trial trains one chain in a worktree of its own and reads it beside the other
+# worktree's. With one chain the other classifier in vision/models is whatever is there
+# (the shipped one saw every photo), so the held-back reading and ALL=1 are skipped.
+CHAINS=${CHAINS:-ab}
+case $CHAINS in a|b|ab) ;; *) echo "CHAINS: $CHAINS is not a, b or ab"; exit 2 ;; esac
 export PYTHONPATH=.
 mkdir -p $C
 steps() { echo $(( ($1 + D - 1) / D )); }  # a stage's steps, divided by STEPS_DIV
@@ -88,15 +94,23 @@ PAIR="--members corner_cls_wd.onnx --members-below 0.6"
 # runtime cuts a member's crops at its own size, vision.detector.Detector.read_spots;
 # docs/VISION_TRIALS.md, "A 64 px second classifier")
 WD_PX=${WD_PX:-48}
+# CLS_PX=P (default 48, as shipped) the same for the first classifier (docs/VISION_TRIALS.md,
+# "A 64 px first classifier"); the runtime reads the crop size from its .json
+CLS_PX=${CLS_PX:-48}
 chain() {  # one classifier's three stages: $1 "" for the first, "--weight-decay 5e-3" for the second
 WD=$1
-if [ -z "$WD" ]; then N=c48; OUT=vision/models/corner_cls.onnx; MEM=$PAIR; PX=48
+if [ -z "$WD" ]; then N=c48; OUT=vision/models/corner_cls.onnx; MEM=$PAIR; PX=$CLS_PX
 else N=c48wd; OUT=vision/models/corner_cls_wd.onnx; MEM=; PX=$WD_PX; fi
 O="$WD $CLS --px $PX"  # this classifier's options in every stage
 $PY -m vision.training.train_crops $O --steps $(steps 10000) --lr 3e-3 --mined 0.35 --synth 0.1 --eval-every $(steps 2500) --seed $((SEED + 8)) --out $C/${N}a.onnx --save $C/${N}a.pt
 $PY -m vision.training.train_crops $O --init $C/${N}a.pt --steps $(steps 6000) --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 9)) --out $C/${N}b.onnx --save $C/${N}b.pt
 $PY -m vision.training.train_crops $O --init $C/${N}b.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 10)) $MEM --out $OUT --save $C/${N}c.pt
 }
+if [ "$CHAINS" != ab ]; then
+if [ "$CHAINS" = a ]; then chain ""; else chain "--weight-decay 5e-3"; fi
+echo "CHAINS=$CHAINS: one classifier trained; no held-back reading (the other classifier is not this run's)"
+exit 0
+fi
 if [ "${PARALLEL:-0}" = 1 ]; then
 OMP_NUM_THREADS=1 chain "" > $C/chain_a.log 2>&1 &
 A=$!
@@ -114,7 +128,7 @@ if [ "$ALL" = 1 ]; then
 # the shipped classifier: one more stage on every development photo, candidates mined on
 # every photo too (cache/mined_all.npz)
 $PY -m vision.training.mine --all --out $C/mined_all.npz
-$PY -m vision.training.train_crops $CLS --px 48 --init $C/c48c.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every $(steps 2000) --seed 4 --all $PAIR --out vision/models/corner_cls.onnx --save $C/c48all.pt
+$PY -m vision.training.train_crops $CLS --px $CLS_PX --init $C/c48c.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every $(steps 2000) --seed 4 --all $PAIR --out vision/models/corner_cls.onnx --save $C/c48all.pt
 $PY -m vision.training.train_crops --weight-decay 5e-3 $CLS --px $WD_PX --init $C/c48wdc.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every $(steps 2000) --seed 4 --all --out vision/models/corner_cls_wd.onnx --save $C/c48wdall.pt
 $PY -m vision evaluate
 fi

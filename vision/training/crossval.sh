@@ -19,6 +19,9 @@ set -e
 PY=${PY:-python}
 case $PY in */*) PY=$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY") ;; esac
 FOLDS=${FOLDS:-"0 1 2 3 4"}
+# a fold reads both classifiers of its own run: rebuild.sh's CHAINS (one chain alone) would
+# leave the shipped other classifier, which saw every photo, in the fold's reading
+case ${CHAINS:-ab} in ab) ;; *) echo "CHAINS=$CHAINS: crossval.sh trains both classifiers; unset it"; exit 2 ;; esac
 OUT=${OUT:-vision/training/cache/crossval}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)

@@ -97,30 +97,29 @@ WD_PX=${WD_PX:-48}
 # CLS_PX=P (default 48, as shipped) the same for the first classifier (docs/VISION_TRIALS.md,
 # "A 64 px first classifier"); the runtime reads the crop size from its .json
 CLS_PX=${CLS_PX:-48}
-chain() {  # one classifier's three stages: $1 "" for the first, "--weight-decay 5e-3" for the second
-WD=$1
-if [ -z "$WD" ]; then N=c48; OUT=vision/models/corner_cls.onnx; MEM=$PAIR; PX=$CLS_PX
-else N=c48wd; OUT=vision/models/corner_cls_wd.onnx; MEM=; PX=$WD_PX; fi
+chain() {  # one classifier's three stages: $1 a for the first, b for the second (ten times the weight decay)
+if [ "$1" = a ]; then WD=; N=c48; OUT=vision/models/corner_cls.onnx; MEM=$PAIR; PX=$CLS_PX
+else WD="--weight-decay 5e-3"; N=c48wd; OUT=vision/models/corner_cls_wd.onnx; MEM=; PX=$WD_PX; fi
 O="$WD $CLS --px $PX"  # this classifier's options in every stage
 $PY -m vision.training.train_crops $O --steps $(steps 10000) --lr 3e-3 --mined 0.35 --synth 0.1 --eval-every $(steps 2500) --seed $((SEED + 8)) --out $C/${N}a.onnx --save $C/${N}a.pt
 $PY -m vision.training.train_crops $O --init $C/${N}a.pt --steps $(steps 6000) --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 9)) --out $C/${N}b.onnx --save $C/${N}b.pt
 $PY -m vision.training.train_crops $O --init $C/${N}b.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 10)) $MEM --out $OUT --save $C/${N}c.pt
 }
 if [ "$CHAINS" != ab ]; then
-if [ "$CHAINS" = a ]; then chain ""; else chain "--weight-decay 5e-3"; fi
+chain "$CHAINS"
 echo "CHAINS=$CHAINS: one classifier trained; no held-back reading (the other classifier is not this run's)"
 exit 0
 fi
 if [ "${PARALLEL:-0}" = 1 ]; then
-OMP_NUM_THREADS=1 chain "" > $C/chain_a.log 2>&1 &
+OMP_NUM_THREADS=1 chain a > $C/chain_a.log 2>&1 &
 A=$!
-OMP_NUM_THREADS=1 chain "--weight-decay 5e-3" > $C/chain_b.log 2>&1 &
+OMP_NUM_THREADS=1 chain b > $C/chain_b.log 2>&1 &
 B=$!
 wait $A || { tail -n 20 $C/chain_a.log; exit 1; }
 wait $B || { tail -n 20 $C/chain_b.log; exit 1; }
 else
-chain ""
-chain "--weight-decay 5e-3"
+chain a
+chain b
 fi
 # the recipe's honest figures (models that never saw the held-back fifth)
 $PY -m vision evaluate --split held-back

@@ -97,10 +97,13 @@ WD_PX=${WD_PX:-48}
 # CLS_PX=P (default 48, as shipped) the same for the first classifier (docs/VISION_TRIALS.md,
 # "A 64 px first classifier"); the runtime reads the crop size from its .json
 CLS_PX=${CLS_PX:-48}
-chain() {  # one classifier's three stages: $1 a for the first, b for the second (ten times the weight decay)
+pick() {  # set one classifier's names and options: $1 a for the first, b for the second (ten times the weight decay)
 if [ "$1" = a ]; then WD=; N=c48; OUT=vision/models/corner_cls.onnx; MEM=$PAIR; PX=$CLS_PX
 else WD="--weight-decay 5e-3"; N=c48wd; OUT=vision/models/corner_cls_wd.onnx; MEM=; PX=$WD_PX; fi
 O="$WD $CLS --px $PX"  # this classifier's options in every stage
+}
+chain() {  # one classifier's three stages (pick's $1)
+pick "$1"
 $PY -m vision.training.train_crops $O --steps $(steps 10000) --lr 3e-3 --mined 0.35 --synth 0.1 --eval-every $(steps 2500) --seed $((SEED + 8)) --out $C/${N}a.onnx --save $C/${N}a.pt
 $PY -m vision.training.train_crops $O --init $C/${N}a.pt --steps $(steps 6000) --lr 1.2e-3 --side-jitter 0.2 --mined 0.35 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 9)) --out $C/${N}b.onnx --save $C/${N}b.pt
 $PY -m vision.training.train_crops $O --init $C/${N}b.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --synth 0.05 --eval-every $(steps 3000) --seed $((SEED + 10)) $MEM --out $OUT --save $C/${N}c.pt
@@ -127,7 +130,9 @@ if [ "$ALL" = 1 ]; then
 # the shipped classifier: one more stage on every development photo, candidates mined on
 # every photo too (cache/mined_all.npz)
 $PY -m vision.training.mine --all --out $C/mined_all.npz
-$PY -m vision.training.train_crops $CLS --px $CLS_PX --init $C/c48c.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every $(steps 2000) --seed 4 --all $PAIR --out vision/models/corner_cls.onnx --save $C/c48all.pt
-$PY -m vision.training.train_crops --weight-decay 5e-3 $CLS --px $WD_PX --init $C/c48wdc.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every $(steps 2000) --seed 4 --all --out vision/models/corner_cls_wd.onnx --save $C/c48wdall.pt
+for K in a b; do
+pick $K
+$PY -m vision.training.train_crops $O --init $C/${N}c.pt --steps $(steps 6000) --lr 8e-4 --side-jitter 0.2 --mined 0.4 --mined-file $C/mined_all.npz --synth 0.05 --eval-every $(steps 2000) --seed 4 --all $MEM --out $OUT --save $C/${N}all.pt
+done
 $PY -m vision evaluate
 fi

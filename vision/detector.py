@@ -132,6 +132,14 @@ CROWDED_LIMIT = 128
 # The network is trained on indices 14-100 px high; a second pass at half scale reads the
 # big indices of close-up phone photos.
 PASSES = (1.0, 0.5)
+# The full-scale pass is also run on the image turned by each of these angles (degrees
+# clockwise, multiples of 90), and its peaks, turned back, are added where the other passes
+# have none (`Detector._turned_peaks`, `add_new`): a test-time augmentation of the
+# detector, for indices it scores low at the angle they lie at. Merged as the passes are
+# (`merge`, the higher score stays), they took the place of indices found
+# (docs/VISION_TRIALS.md, "Turned detector passes"). Off.
+TURNED_PASSES: tuple[int, ...] = ()
+_ROTATE = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}
 TOP_K = 5
 # The size head under-reads the index box, and compresses its range: small indices are
 # read far too small, big ones nearly right (labelled / predicted longer side on the
@@ -332,6 +340,18 @@ def merge(a: list[Corner], b: list[Corner]) -> list[Corner]:
     return out
 
 
+def add_new(a: list[Corner], b: list[Corner]) -> list[Corner]:
+    """`a` and those of `b` that lie where no corner of `a` is (as `merge` tells a clash),
+    best first: `a` is never replaced."""
+    out = list(a)
+    for c in b:
+        if not any(abs(k.x - c.x) < 0.5 * max(k.w, c.w) and abs(k.y - c.y) < 0.5 * max(k.h, c.h)
+                   for k in a):
+            out.append(c)
+    out.sort(key=lambda k: -k.score)
+    return out
+
+
 # where a crop is cut: its centre (x, y), side and angle in degrees (`crop_at`'s arguments)
 Spot = tuple[float, float, float, float]
 
@@ -434,7 +454,7 @@ class Detector:
         photo narrower than 16:9 is read in two views, so four)."""
         net = self.shape_nets.pop(shape, None)
         if net is None:
-            if len(self.shape_nets) >= NET_COPIES:
+            if len(self.shape_nets) >= NET_COPIES + 2 * len(TURNED_PASSES):
                 del self.shape_nets[next(iter(self.shape_nets))]  # the least recently used
             net = cv2.dnn.readNetFromONNX(self.model_bytes)
             net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
@@ -543,7 +563,32 @@ class Detector:
             # (cv2.dnn computes every layer of a graph; the crop classifier reads better)
             heat, size = net.forward(["heat", "size"])
             corners = merge(corners, decode(heat, size, scale, threshold, base, gain))
+        for angle in TURNED_PASSES:
+            corners = add_new(corners, self._turned_peaks(image, angle, threshold, gain, base))
         return corners
+
+    def _turned_peaks(self, image: np.ndarray, angle: int, threshold: float, gain: bool,
+                      scale: float) -> list[Corner]:
+        """The full-scale pass's peaks on the image turned `angle` degrees clockwise
+        (`TURNED_PASSES`), turned back into the image's pixels (`scale`: the working scale)."""
+        h, w = image.shape[:2]
+        nh, nw = max(32, round(h * scale)), max(32, round(w * scale))
+        interp = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
+        turned = cv2.rotate(cv2.resize(image, (nw, nh), interpolation=interp), _ROTATE[angle])
+        blob = _blob(turned)
+        net = self.shape_net(blob.shape)
+        net.setInput(blob)
+        heat, size = net.forward(["heat", "size"])
+        out = []
+        for c in decode(heat, size, scale, threshold, scale, gain):
+            if angle == 90:  # (x, y) was turned to (h - y, x)
+                x, y, bw, bh = c.y, h - c.x, c.h, c.w
+            elif angle == 180:
+                x, y, bw, bh = w - c.x, h - c.y, c.w, c.h
+            else:  # 270: (x, y) was turned to (y, w - x)
+                x, y, bw, bh = w - c.y, c.x, c.h, c.w
+            out.append(Corner(x, y, bw, bh, c.score, c.classes))
+        return out
 
     def first_reading(self, image: np.ndarray,
                       corners: list[Corner]) -> tuple[np.ndarray, np.ndarray]:

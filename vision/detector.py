@@ -570,7 +570,8 @@ class Detector:
     def _turned_peaks(self, image: np.ndarray, angle: int, threshold: float, gain: bool,
                       scale: float) -> list[Corner]:
         """The full-scale pass's peaks on the image turned `angle` degrees clockwise
-        (`TURNED_PASSES`), turned back into the image's pixels (`scale`: the working scale)."""
+        (`TURNED_PASSES`), turned back into the image's pixels (`scale`: the working scale),
+        and those at one place made one (`merge`, as `_peaks` does a pass's)."""
         h, w = image.shape[:2]
         nh, nw = max(32, round(h * scale)), max(32, round(w * scale))
         interp = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
@@ -588,7 +589,7 @@ class Detector:
             else:  # 270: (x, y) was turned to (y, w - x)
                 x, y, bw, bh = w - c.y, c.x, c.h, c.w
             out.append(Corner(x, y, bw, bh, c.score, c.classes))
-        return out
+        return merge([], out)
 
     def first_reading(self, image: np.ndarray,
                       corners: list[Corner]) -> tuple[np.ndarray, np.ndarray]:

@@ -531,3 +531,65 @@ def test_typical_index_is_the_median_of_the_sure_peaks() -> None:
     peaks = [corner(20, 0.9), corner(30, 0.8), corner(40, 0.5), corner(400, 0.1)]
     assert typical_index(peaks, 0.5) == 15.0
     assert typical_index([corner(20, 0.9), corner(400, 0.1)], 1.0) is None
+
+
+@pytest.mark.usefixtures("carddata", "model")
+def test_a_turned_pass_finds_the_peaks_of_the_image_as_it_lay(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """TURNED_PASSES: the full-scale pass run on the image turned `angle` degrees clockwise
+    gives its peaks in the image's own pixels. A photo turned 90 degrees clockwise and read
+    turned 270 degrees more is the photo as it lay: the same peaks as its plain full-scale
+    pass, at the places the first turn moved them to, their boxes' sides swapped."""
+    import cv2
+
+    import vision.detector as detector
+    from vision.reader import load_image
+
+    image = load_image(next(it for it in load_dev_set(("phone_std",))).path)
+    h, w = image.shape[:2]
+    det = Detector()
+    monkeypatch.setattr(detector, "PASSES", (1.0,))
+    plain = det._peaks(image, 0.2, True, 1.0)
+    assert len(plain) >= 2
+    turned = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)  # (x, y) goes to (h - y, x)
+    scale = detector.working_scale(w, h)
+    back = det._turned_peaks(turned, 270, 0.2, True, scale)
+    expected = sorted((h - c.y, c.x, c.h, c.w, c.score) for c in plain)
+    got = sorted((c.x, c.y, c.w, c.h, c.score) for c in back)
+    assert np.allclose(got, expected, atol=1e-3)
+    # turned the wrong way, the photo lies upside down: other peaks, at other places
+    wrong = sorted((c.x, c.y, c.w, c.h, c.score)
+                   for c in det._turned_peaks(turned, 90, 0.2, True, scale))
+    assert len(wrong) != len(expected) or not np.allclose(wrong, expected, atol=1e-3)
+
+
+def test_turned_peaks_are_only_added_where_no_peak_lies() -> None:
+    """add_new: a turned pass's peak that clashes with a peak found (as `merge` tells a
+    clash) is dropped even when it scores higher, so a found index is never replaced; one
+    elsewhere is added; best first."""
+    from vision.detector import Corner, add_new, merge
+
+    found = [Corner(100.0, 100.0, 20.0, 30.0, 0.5, ()), Corner(300.0, 100.0, 20.0, 30.0, 0.4, ())]
+    big = Corner(200.0, 100.0, 220.0, 60.0, 0.9, ())  # a wide box over both
+    new = Corner(100.0, 400.0, 20.0, 30.0, 0.3, ())
+    assert add_new(found, [big, new]) == [found[0], found[1], new]
+    assert merge(found, [big, new]) == [big, new]  # what merging did: both replaced
+
+
+@pytest.mark.usefixtures("carddata", "model")
+def test_a_turned_pass_keeps_every_candidate_of_the_plain_passes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With TURNED_PASSES on, the candidates are the plain ones and more (on a photo with
+    fewer than MAX_CANDIDATES of them); off, the plain ones."""
+    import vision.detector as detector
+    from vision.reader import load_image
+
+    image = load_image(next(it for it in load_dev_set(("phone_blackgold",))).path)
+    det = Detector()
+    plain = det.candidates(image)
+    assert 0 < len(plain) < detector.MAX_CANDIDATES
+    monkeypatch.setattr(detector, "TURNED_PASSES", (90,))
+    more = det.candidates(image)
+    assert set(plain) < set(more)
+    monkeypatch.setattr(detector, "TURNED_PASSES", ())
+    assert det.candidates(image) == plain

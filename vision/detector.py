@@ -169,6 +169,12 @@ SMALL_INDEX_SURE = 0.4  # the peaks `typical_index` measures score at least this
 SMALL_INDEX_PEAKS = 2  # and there are at least this many of them, or no zoom
 
 
+# A corner's confidence is score ** PEAK_WEIGHT x p ** (1 - PEAK_WEIGHT) (`Corner.confidence`:
+# the peak's score, the class probability of its first reading); 0.5, the geometric mean,
+# as shipped (docs/VISION_TRIALS.md, "How much the peak score weighs").
+PEAK_WEIGHT = 0.5
+
+
 @dataclass(frozen=True)
 class Corner:
     """One corner index found in the image: its class scores and box (image pixels)."""
@@ -186,8 +192,11 @@ class Corner:
 
     @property
     def confidence(self) -> float:
-        """Geometric mean of "an index is here" and "it reads as this class"."""
-        return float((self.score * self.classes[0][1]) ** 0.5)
+        """Geometric mean of "an index is here" and "it reads as this class", the first
+        weighted `PEAK_WEIGHT` (0.5: the plain geometric mean, as shipped)."""
+        if PEAK_WEIGHT == 0.5:
+            return float((self.score * self.classes[0][1]) ** 0.5)
+        return float(self.score ** PEAK_WEIGHT * self.classes[0][1] ** (1.0 - PEAK_WEIGHT))
 
 
 def working_scale(height: int, width: int, zoom: float = 1.0) -> float:

@@ -593,3 +593,18 @@ def test_a_turned_pass_keeps_every_candidate_of_the_plain_passes(
     assert set(plain) < set(more)
     monkeypatch.setattr(detector, "TURNED_PASSES", ())
     assert det.candidates(image) == plain
+
+
+def test_peak_weight_sets_how_much_the_peak_score_weighs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PEAK_WEIGHT w: a corner's confidence is score^w x p^(1-w); 0.5 (shipped) is the
+    geometric mean, under which a weak peak read surely stays under the 0.4 threshold."""
+    import vision.detector as detector
+    from vision.detector import Corner
+
+    weak_peak = Corner(0.0, 0.0, 10.0, 14.0, 0.16, (("7S", 0.81),))
+    assert weak_peak.confidence == pytest.approx(0.36)
+    monkeypatch.setattr(detector, "PEAK_WEIGHT", 0.25)
+    assert weak_peak.confidence == pytest.approx(0.16 ** 0.25 * 0.81 ** 0.75)
+    assert weak_peak.confidence > 0.4
+    monkeypatch.setattr(detector, "PEAK_WEIGHT", 0.75)
+    assert weak_peak.confidence == pytest.approx(0.16 ** 0.75 * 0.81 ** 0.25)

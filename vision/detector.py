@@ -333,12 +333,17 @@ def decode(
     return corners
 
 
+def _clash(k: Corner, c: Corner) -> bool:
+    """Whether two peaks lie at one place: each centre within half the larger box of the
+    other's, across and down."""
+    return abs(k.x - c.x) < 0.5 * max(k.w, c.w) and abs(k.y - c.y) < 0.5 * max(k.h, c.h)
+
+
 def merge(a: list[Corner], b: list[Corner]) -> list[Corner]:
     """Union of two passes' corners; of two at the same place the higher score stays."""
     out = list(a)
     for c in b:
-        clash = [i for i, k in enumerate(out)
-                 if abs(k.x - c.x) < 0.5 * max(k.w, c.w) and abs(k.y - c.y) < 0.5 * max(k.h, c.h)]
+        clash = [i for i, k in enumerate(out) if _clash(k, c)]
         if not clash:
             out.append(c)
         elif all(out[i].score < c.score for i in clash):
@@ -354,8 +359,7 @@ def add_new(a: list[Corner], b: list[Corner]) -> list[Corner]:
     best first: `a` is never replaced."""
     out = list(a)
     for c in b:
-        if not any(abs(k.x - c.x) < 0.5 * max(k.w, c.w) and abs(k.y - c.y) < 0.5 * max(k.h, c.h)
-                   for k in a):
+        if not any(_clash(k, c) for k in a):
             out.append(c)
     out.sort(key=lambda k: -k.score)
     return out

@@ -264,20 +264,28 @@ def _blob(resized: np.ndarray,
     return blob
 
 
+def _resized(image: np.ndarray, scale: float,
+             buffers: dict[tuple[object, ...], np.ndarray] | None = None) -> np.ndarray:
+    """`image` resized by `scale` (at least 32 px a side; the image itself when that is
+    its size), into an array of `buffers` when given (`_buffer`)."""
+    h, w = image.shape[:2]
+    nh, nw = max(32, round(h * scale)), max(32, round(w * scale))
+    if (nh, nw) == (h, w):
+        return image
+    interp = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
+    return cv2.resize(image, (nw, nh), dst=_buffer(buffers, (nh, nw, 3), np.uint8),
+                      interpolation=interp)
+
+
 def pyramid(image: np.ndarray, buffers: dict[tuple[object, ...], np.ndarray] | None = None,
             zoom: float = 1.0) -> list[tuple[np.ndarray, float]]:
     """The blobs of every pass in `PASSES` and their scales; the frame is resized once to
     the working scale (times `zoom`) and the smaller passes are taken from that resized
     copy. With `buffers` (`Detector.buffers`) the arrays are reused from one call to the
     next: the blobs returned are valid until the next call with the same buffers."""
-    h, w = image.shape[:2]
-    scale = working_scale(h, w, zoom)
-    nh, nw = max(32, round(h * scale)), max(32, round(w * scale))
-    interp = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
-    base = image
-    if (nh, nw) != (h, w):
-        base = cv2.resize(image, (nw, nh), dst=_buffer(buffers, (nh, nw, 3), np.uint8),
-                          interpolation=interp)
+    scale = working_scale(*image.shape[:2], zoom)
+    base = _resized(image, scale, buffers)
+    nh, nw = base.shape[:2]
     out = []
     for factor in PASSES:
         if factor == 1.0:
@@ -586,10 +594,7 @@ class Detector:
         (`TURNED_PASSES`), turned back into the image's pixels (`scale`: the working scale),
         and those at one place made one (`merge`, as `_peaks` does a pass's)."""
         h, w = image.shape[:2]
-        nh, nw = max(32, round(h * scale)), max(32, round(w * scale))
-        interp = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
-        turned = cv2.rotate(cv2.resize(image, (nw, nh), interpolation=interp), _ROTATE[angle])
-        blob = _blob(turned)
+        blob = _blob(cv2.rotate(_resized(image, scale), _ROTATE[angle]))
         net = self.shape_net(blob.shape)
         net.setInput(blob)
         heat, size = net.forward(["heat", "size"])
